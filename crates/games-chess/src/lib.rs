@@ -1,0 +1,3 @@
+//! Chess for `search-core`, on `shakmaty`.
+
+#![deny(missing_docs)]
