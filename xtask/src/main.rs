@@ -1,1 +1,50 @@
-fn main() {}
+//! Project tasks, run as `cargo xtask <command>` (an alias in `.cargo/config.toml`).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod demo;
+mod layering;
+mod perft;
+mod solve;
+
+/// Project tasks for the backup-rules workspace.
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play a short demonstration game and print the search results.
+    Demo(demo::Args),
+    /// Count the leaves of a game's move tree (perft) through the `Game` trait.
+    Perft(perft::Args),
+    /// Solve positions exactly (connect-4).
+    Solve(solve::Args),
+    /// Check that the crate dependency graph obeys the layering rules.
+    Layering,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Demo(args) => demo::run(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Layering => layering::run(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The error type of every task: a message for the user.
+type TaskResult = Result<(), Box<dyn std::error::Error>>;
