@@ -198,7 +198,7 @@ pub enum Status {
 /// ```
 pub trait Game: Clone {
     /// A move (or, at a chance node, a chance outcome). Small and `Copy`.
-    type Move: Copy + PartialEq + fmt::Debug;
+    type Move: Copy + Eq + std::hash::Hash + fmt::Debug;
 
     /// Who acts in this state.
     fn turn(&self) -> Turn;

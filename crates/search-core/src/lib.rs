@@ -23,10 +23,12 @@
 
 pub mod agent;
 pub mod arena;
+pub mod backup;
 mod error;
 mod eval;
 mod game;
 pub mod rng;
+pub mod search;
 pub mod tree;
 
 pub use agent::{Agent, RandomAgent};

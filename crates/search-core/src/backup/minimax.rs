@@ -1,0 +1,81 @@
+//! Minimax in negamax form, with expectation at chance nodes
+//! (expectiminimax).
+
+use crate::backup::{Backup, ChildInfo, Leaf, NodeInfo, Pruning};
+use crate::game::{Game, Turn};
+
+/// The minimax backup in negamax form: a player node is worth the maximum of
+/// its children's values, each from the mover's point of view; a chance node
+/// is worth the probability-weighted mean (expectiminimax).
+///
+/// Every pruning technique is sound for it ([`Pruning::Negamax`]).
+///
+/// ```
+/// use search_core::backup::Minimax;
+/// use search_core::search::{Search, Options};
+/// use search_core::tree::{LiteralTree, LiteralEval};
+/// let t: LiteralTree = "max(min(3, 12, 8), min(2, 4, 6), chance(0.5: 2, 0.5: 6))".parse()?;
+/// let r = Search::new(Minimax, LiteralEval, Options::full_width()).run(&t)?;
+/// assert_eq!(r.value, 4.0);
+/// assert_eq!(r.best_moves, vec![2]);
+/// # Ok::<(), search_core::GameError>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Minimax;
+
+impl<G: Game> Backup<G> for Minimax {
+    type Value = f64;
+    type Acc = f64;
+
+    fn pruning(&self) -> Pruning {
+        Pruning::Negamax
+    }
+
+    #[inline]
+    fn leaf(&self, _node: &NodeInfo<'_, G>, leaf: Leaf) -> f64 {
+        match leaf {
+            Leaf::Terminal { value, .. } | Leaf::Horizon { value } => value,
+        }
+    }
+
+    #[inline]
+    fn open(&self, node: &NodeInfo<'_, G>) -> f64 {
+        match node.turn {
+            Turn::Chance => 0.0,
+            Turn::Player(_) => f64::NEG_INFINITY,
+        }
+    }
+
+    #[inline]
+    fn add(&self, node: &NodeInfo<'_, G>, acc: &mut f64, child: &ChildInfo, value: f64) {
+        let v = child.to_parent(value);
+        match node.turn {
+            Turn::Chance => *acc += child.probability * v,
+            Turn::Player(_) => *acc = acc.max(v),
+        }
+    }
+
+    #[inline]
+    fn close(&self, _node: &NodeInfo<'_, G>, acc: f64) -> f64 {
+        acc
+    }
+
+    #[inline]
+    fn child_score(&self, _node: &NodeInfo<'_, G>, child: &ChildInfo, value: &f64) -> f64 {
+        child.to_parent(*value)
+    }
+
+    #[inline]
+    fn scalar(&self, value: &f64) -> f64 {
+        *value
+    }
+
+    #[inline]
+    fn from_scalar(&self, x: f64) -> Option<f64> {
+        Some(x)
+    }
+
+    fn name(&self) -> String {
+        "minimax".into()
+    }
+}

@@ -1,0 +1,219 @@
+//! Backup rules: how a node's value is computed from its children's.
+//!
+//! A rule implements [`Backup`]. The search core ([`crate::search`]) walks the
+//! tree, asks the evaluator for leaf values, and hands each child's value to
+//! the rule, which accumulates them into the node's value. The rule declares
+//! through [`Backup::pruning`] whether, and how far, alpha-beta style windows
+//! are sound for it; the core then does all the window arithmetic itself, from
+//! the rule's [`Affine`] form, so no rule repeats it.
+//!
+//! Adding a rule is one file: a type implementing [`Backup`]. It needs no
+//! change to the driver.
+
+mod minimax;
+
+pub use minimax::Minimax;
+
+use std::fmt;
+
+use crate::game::{Game, Outcome, Player, Turn};
+use crate::search::Window;
+
+/// How far alpha-beta pruning is sound for a rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Pruning {
+    /// No pruning: every child of every node is searched (soft, sorted and
+    /// non-monotone rules).
+    None,
+    /// Windows are sound: at player nodes the value is the maximum over
+    /// children of `a + k·v` (see [`Affine`]) and at chance nodes the
+    /// expectation. The core prunes with transformed windows (PIOM), uses
+    /// null windows (PVS), killers, history and a transposition table whose
+    /// entries must match the remaining depth exactly.
+    Windows,
+    /// Classical negamax values (`a = 0`, `k = 1`): everything of
+    /// [`Pruning::Windows`] plus aspiration windows, null-move pruning,
+    /// ProbCut, quiescence search and Star1/Star2 at chance nodes.
+    Negamax,
+}
+
+/// The form `candidate = a + k·v` of a player node's backup, where `v` is a
+/// child's value converted to the node's point of view (negated when the
+/// child's player differs) and the node's value is the maximum candidate.
+///
+/// Minimax is `a = 0, k = 1`; IOM is `a = e(s), k = 2` in negamax form
+/// (`b(s) = max_c (e(s) − 2·b(c))`). Any `k > 0` keeps the backup monotone,
+/// which is what makes windows sound: a child is searched with the window
+/// `((α − a)/k, (β − a)/k)` (before the point-of-view conversion).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Affine {
+    /// The offset.
+    pub a: f64,
+    /// The slope, > 0.
+    pub k: f64,
+}
+
+impl Affine {
+    /// Plain negamax: the candidate is the child's value.
+    pub const NEGAMAX: Affine = Affine { a: 0.0, k: 1.0 };
+
+    /// The candidate value of a child whose value (in the node's point of
+    /// view) is `v`.
+    #[inline]
+    pub fn apply(self, v: f64) -> f64 {
+        self.a + self.k * v
+    }
+
+    /// The window on the child's value (in the node's point of view) that
+    /// corresponds to `window` on the node's candidates.
+    #[inline]
+    pub fn invert(self, window: Window) -> Window {
+        Window::new((window.alpha - self.a) / self.k, (window.beta - self.a) / self.k)
+    }
+}
+
+/// What the core knows about the node being backed up.
+#[derive(Debug)]
+pub struct NodeInfo<'a, G: Game> {
+    /// The state.
+    pub state: &'a G,
+    /// Who acts here.
+    pub turn: Turn,
+    /// The point of view of this node's value: the player to move, or
+    /// [`Player::First`] at a chance node.
+    pub perspective: Player,
+    /// The player to move at the search root (the "AI player" of
+    /// asymmetric rules such as Rminimax and predictive play).
+    pub root_player: Player,
+    /// Plies from the search root.
+    pub ply: u32,
+    /// Remaining depth in plies (the full-tree search uses a huge value).
+    pub depth: i32,
+    /// The static value from [`perspective`](Self::perspective)'s point of
+    /// view, if the rule [needs it](Backup::needs_static).
+    pub static_value: Option<f64>,
+    /// The number of children (moves or chance outcomes) of this node.
+    pub children: usize,
+}
+
+/// What the core knows about a child being added to its parent.
+#[derive(Debug, Clone, Copy)]
+pub struct ChildInfo {
+    /// The child's index in the order it was searched (0 first).
+    pub index: usize,
+    /// The child's probability at a chance node (1 at player nodes).
+    pub probability: f64,
+    /// True if the child's value is from the other player's point of view.
+    pub flip: bool,
+}
+
+impl ChildInfo {
+    /// `v` (the child's value from the child's point of view) converted to
+    /// the parent's point of view.
+    #[inline]
+    pub fn to_parent(&self, v: f64) -> f64 {
+        if self.flip { -v } else { v }
+    }
+}
+
+/// A leaf of the search.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Leaf {
+    /// The game is over. `value` is the evaluator's
+    /// [`terminal_value`](crate::Evaluator::terminal_value) for the node's
+    /// perspective.
+    Terminal {
+        /// How the game ended.
+        outcome: Outcome,
+        /// Its value from the node's point of view.
+        value: f64,
+    },
+    /// The depth limit was reached; `value` is the static value from the
+    /// node's point of view.
+    Horizon {
+        /// The static value.
+        value: f64,
+    },
+}
+
+/// A backup rule. See the [module documentation](self).
+///
+/// ```
+/// use search_core::backup::{Backup, ChildInfo, Leaf, NodeInfo, Pruning};
+/// use search_core::Game;
+///
+/// /// The average of the children's values (from the parent's view): a toy
+/// /// rule, not prunable.
+/// struct Average;
+/// impl<G: Game> Backup<G> for Average {
+///     type Value = f64;
+///     type Acc = (f64, usize);
+///     fn pruning(&self) -> Pruning { Pruning::None }
+///     fn leaf(&self, _: &NodeInfo<'_, G>, leaf: Leaf) -> f64 {
+///         match leaf { Leaf::Terminal { value, .. } | Leaf::Horizon { value } => value }
+///     }
+///     fn open(&self, _: &NodeInfo<'_, G>) -> (f64, usize) { (0.0, 0) }
+///     fn add(&self, _: &NodeInfo<'_, G>, acc: &mut (f64, usize), c: &ChildInfo, v: f64) {
+///         acc.0 += c.to_parent(v);
+///         acc.1 += 1;
+///     }
+///     fn close(&self, _: &NodeInfo<'_, G>, acc: (f64, usize)) -> f64 { acc.0 / acc.1 as f64 }
+///     fn child_score(&self, _: &NodeInfo<'_, G>, c: &ChildInfo, v: &f64) -> f64 { c.to_parent(*v) }
+///     fn scalar(&self, v: &f64) -> f64 { *v }
+/// }
+/// ```
+pub trait Backup<G: Game> {
+    /// A node's backed-up value (`f64` for most rules; EMM carries an error
+    /// probability too).
+    type Value: Copy + fmt::Debug;
+    /// What the rule accumulates while a node's children come in.
+    type Acc;
+
+    /// How far alpha-beta pruning is sound for this rule.
+    fn pruning(&self) -> Pruning;
+
+    /// Whether [`NodeInfo::static_value`] must be filled at interior nodes
+    /// (IOM, EMM). Rules that do not need it do not pay for it.
+    fn needs_static(&self) -> bool {
+        false
+    }
+
+    /// The value of a leaf.
+    fn leaf(&self, node: &NodeInfo<'_, G>, leaf: Leaf) -> Self::Value;
+
+    /// Starts accumulating an interior node's value.
+    fn open(&self, node: &NodeInfo<'_, G>) -> Self::Acc;
+
+    /// Adds one child's value (from the child's point of view).
+    fn add(&self, node: &NodeInfo<'_, G>, acc: &mut Self::Acc, child: &ChildInfo, value: Self::Value);
+
+    /// Finishes the node's value.
+    fn close(&self, node: &NodeInfo<'_, G>, acc: Self::Acc) -> Self::Value;
+
+    /// How good the child is for the player to move at `node`, as a number
+    /// (larger is better): the candidate value the child contributes. Root
+    /// move values, principal variations and policies are built on it.
+    fn child_score(&self, node: &NodeInfo<'_, G>, child: &ChildInfo, value: &Self::Value) -> f64;
+
+    /// A node's value as a number from the node's point of view.
+    fn scalar(&self, value: &Self::Value) -> f64;
+
+    /// The inverse of [`scalar`](Backup::scalar), for values the core makes
+    /// itself (transposition-table hits, bounds at pruned chance nodes).
+    /// Required, and must be exact, when [`pruning`](Backup::pruning) is not
+    /// [`Pruning::None`].
+    fn from_scalar(&self, _x: f64) -> Option<Self::Value> {
+        None
+    }
+
+    /// The [`Affine`] form of a player node's backup, used for windows when
+    /// [`pruning`](Backup::pruning) is not [`Pruning::None`].
+    fn affine(&self, _node: &NodeInfo<'_, G>) -> Affine {
+        Affine::NEGAMAX
+    }
+
+    /// A short name for reports.
+    fn name(&self) -> String {
+        std::any::type_name::<Self>().rsplit("::").next().unwrap_or("rule").to_string()
+    }
+}

@@ -1,0 +1,108 @@
+//! Move ordering: transposition-table move, game hints, killer moves and the
+//! history heuristic.
+
+use std::hash::{Hash, Hasher};
+
+const HISTORY_SIZE: usize = 1 << 12;
+const HISTORY_MAX: i64 = 1 << 28;
+
+/// Killer moves (two per ply) and a history table (per player, indexed by a
+/// hash of the move; collisions only blur the ordering).
+#[derive(Debug)]
+pub(crate) struct Ordering<M> {
+    killers: Vec<[Option<M>; 2]>,
+    history: Vec<i64>,
+}
+
+/// Sort keys: the TT move first, then by game hint, then killers, then history.
+const TT_MOVE: i64 = i64::MAX;
+const HINT_SHIFT: u32 = 32;
+const KILLER_1: i64 = 1 << 30;
+const KILLER_2: i64 = 1 << 29;
+
+impl<M: Copy + Eq + Hash> Ordering<M> {
+    pub(crate) fn new() -> Self {
+        Ordering { killers: Vec::new(), history: vec![0; 2 * HISTORY_SIZE] }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.killers.clear();
+        self.history.fill(0);
+    }
+
+    #[inline]
+    fn history_index(player: usize, mv: &M) -> usize {
+        let mut h = FxHasher(0);
+        mv.hash(&mut h);
+        player * HISTORY_SIZE + (crate::rng::splitmix64(h.0) as usize & (HISTORY_SIZE - 1))
+    }
+
+    /// The sort key of `mv` (larger first).
+    #[inline]
+    pub(crate) fn key(
+        &self,
+        mv: M,
+        hint: i32,
+        tt_move: Option<M>,
+        ply: usize,
+        player: usize,
+        use_killers: bool,
+        use_history: bool,
+    ) -> i64 {
+        if tt_move == Some(mv) {
+            return TT_MOVE;
+        }
+        let mut key = i64::from(hint) << HINT_SHIFT;
+        if use_killers {
+            if let Some(k) = self.killers.get(ply) {
+                if k[0] == Some(mv) {
+                    key += KILLER_1;
+                } else if k[1] == Some(mv) {
+                    key += KILLER_2;
+                }
+            }
+        }
+        if use_history {
+            key += self.history[Self::history_index(player, &mv)];
+        }
+        key
+    }
+
+    /// Records that `mv` caused a cutoff at `ply` with `depth` plies left.
+    pub(crate) fn record_cutoff(&mut self, mv: M, ply: usize, player: usize, depth: i32) {
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, [None, None]);
+        }
+        let k = &mut self.killers[ply];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+        let d = i64::from(depth.clamp(0, 64));
+        let h = &mut self.history[Self::history_index(player, &mv)];
+        *h += d * d;
+        if *h > HISTORY_MAX {
+            // Age the whole table so it keeps ordering recent cutoffs.
+            for v in &mut self.history {
+                *v /= 2;
+            }
+        }
+    }
+}
+
+/// A small, fast, fixed hasher for move history (FxHash's multiply-rotate).
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}

@@ -1,0 +1,109 @@
+//! The transposition table: search results keyed by the game's hash.
+
+use crate::search::window::Bound;
+
+/// One stored search result.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Entry<M> {
+    key: u64,
+    pub(crate) value: f64,
+    pub(crate) mv: Option<M>,
+    pub(crate) depth: i32,
+    pub(crate) bound: Bound,
+    age: u8,
+}
+
+/// A fixed-size hash table of search results, in buckets of two slots: the
+/// first keeps the deepest result (unless it is from an older search: aging),
+/// the second always takes the newest.
+#[derive(Debug)]
+pub(crate) struct TranspositionTable<M> {
+    slots: Vec<Option<Entry<M>>>,
+    mask: usize,
+    age: u8,
+}
+
+impl<M: Copy> TranspositionTable<M> {
+    /// A table of at most `mib` MiB (rounded down to a power of two buckets;
+    /// at least one bucket).
+    pub(crate) fn with_mib(mib: usize) -> Self {
+        let entry = std::mem::size_of::<Option<Entry<M>>>().max(1);
+        let buckets = ((mib << 20) / (2 * entry)).max(1);
+        let buckets = if buckets.is_power_of_two() { buckets } else { buckets.next_power_of_two() >> 1 };
+        TranspositionTable { slots: vec![None; 2 * buckets], mask: buckets - 1, age: 0 }
+    }
+
+    /// Marks the start of a new search: older entries become replaceable.
+    pub(crate) fn new_search(&mut self) {
+        self.age = self.age.wrapping_add(1);
+    }
+
+    /// Forgets everything.
+    pub(crate) fn clear(&mut self) {
+        self.slots.fill(None);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        // Mix the key so games with weak low bits still spread out.
+        ((key ^ (key >> 32)) as usize & self.mask) * 2
+    }
+
+    pub(crate) fn probe(&self, key: u64) -> Option<Entry<M>> {
+        let b = self.bucket(key);
+        self.slots[b..b + 2].iter().flatten().find(|e| e.key == key).copied()
+    }
+
+    pub(crate) fn store(&mut self, key: u64, value: f64, mv: Option<M>, depth: i32, bound: Bound) {
+        let b = self.bucket(key);
+        let age = self.age;
+        let entry = Entry { key, value, mv, depth, bound, age };
+        let first = &mut self.slots[b];
+        let replace_first = match first {
+            None => true,
+            Some(e) => e.key == key || e.age != age || depth >= e.depth,
+        };
+        if replace_first {
+            // Keep the best move of an older result of the same position.
+            let keep_mv = first.filter(|e| e.key == key).and_then(|e| e.mv);
+            if let Some(old) = first.take() {
+                if old.key != key {
+                    self.slots[b + 1] = Some(old);
+                }
+            }
+            self.slots[b] = Some(Entry { mv: mv.or(keep_mv), ..entry });
+        } else {
+            self.slots[b + 1] = Some(entry);
+        }
+    }
+
+    /// The number of slots.
+    #[cfg(test)]
+    pub(crate) fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_preferred_with_aging() {
+        let mut tt = TranspositionTable::<u8>::with_mib(0);
+        assert_eq!(tt.capacity(), 2);
+        tt.store(1, 1.0, Some(1), 5, Bound::Exact);
+        tt.store(2, 2.0, Some(2), 3, Bound::Exact); // shallower: second slot
+        assert_eq!(tt.probe(1).unwrap().depth, 5);
+        assert_eq!(tt.probe(2).unwrap().value, 2.0);
+        tt.store(3, 3.0, None, 1, Bound::Lower); // replaces the second slot
+        assert!(tt.probe(2).is_none());
+        assert!(tt.probe(1).is_some());
+        tt.new_search();
+        tt.store(4, 4.0, None, 0, Bound::Upper); // old deep entry is aged out
+        assert_eq!(tt.probe(4).unwrap().bound, Bound::Upper);
+        assert!(tt.probe(1).is_some(), "the displaced entry moves to the second slot");
+        tt.clear();
+        assert!(tt.probe(4).is_none());
+    }
+}
