@@ -80,6 +80,17 @@ pub trait Evaluator<G: Game> {
         None
     }
 
+    /// Bounds `(lo, hi)` on the exact value of `state` (a finished or
+    /// unfinished game) for `player`, found `ply` plies below the root, if
+    /// the game knows them: e.g. the best score still reachable with the
+    /// moves left (connect-4), or mate-distance bounds. Negamax searches
+    /// narrow their window with them and stop at once when it empties. The
+    /// default knows none.
+    #[inline]
+    fn node_bounds(&self, _state: &G, _player: Player, _ply: u32) -> Option<(f64, f64)> {
+        None
+    }
+
     /// [`evaluate`](Evaluator::evaluate) converted to `player`'s point of view.
     #[inline]
     fn evaluate_for(&self, state: &G, player: Player) -> f64 {

@@ -110,7 +110,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
     }
 
     /// Iterative deepening (or a single search) within the limits.
-    pub(crate) fn run(mut self, root: &G) -> SearchResult<G::Move> {
+    pub(crate) fn run(mut self, root: &G, root_window: Window) -> SearchResult<G::Move> {
         self.root_player = root.turn().player().unwrap_or(Player::First);
         let max_depth = self.s.limits.depth.map(|d| d.min(MAX_PLY) as i32);
         let deepening =
@@ -125,7 +125,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         loop {
             self.hit_horizon = false;
             let previous = best.as_ref().map(|b| b.value);
-            match self.iteration(root, depth, previous) {
+            match self.iteration(root, depth, previous, root_window) {
                 Some(mut r) => {
                     r.stats.depth = depth as u32;
                     best = Some(r);
@@ -146,10 +146,17 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
     }
 
     /// One root search at `depth`, with aspiration windows where they apply.
-    fn iteration(&mut self, root: &G, depth: i32, previous: Option<f64>) -> Option<SearchResult<G::Move>> {
-        let mut delta = self.opts.aspiration.filter(|_| self.negamax && depth > 1);
+    fn iteration(
+        &mut self,
+        root: &G,
+        depth: i32,
+        previous: Option<f64>,
+        root_window: Window,
+    ) -> Option<SearchResult<G::Move>> {
+        let mut delta = self.opts.aspiration.filter(|_| self.negamax && depth > 1 && root_window.is_full());
         let mut window = match (delta, previous) {
             (Some(d), Some(p)) if p.is_finite() && p.abs() < self.win_threshold => Window::new(p - d, p + d),
+            _ if self.prunes => root_window,
             _ => Window::FULL,
         };
         loop {
@@ -312,6 +319,19 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         let p = ply as usize;
         if self.s.rule.needs_static() {
             node.static_value = Some(self.s.eval.evaluate_for(state, perspective));
+        }
+
+        // Bounds the game knows on this node's value narrow the window.
+        let mut window = window;
+        if self.negamax && ply > 0 {
+            if let Some((lo, hi)) = self.s.eval.node_bounds(state, perspective, ply) {
+                if hi <= window.alpha || lo >= window.beta || lo == hi {
+                    let bound = if lo >= window.beta || lo == hi { lo } else { hi };
+                    self.stats.cutoffs += 1;
+                    return self.s.rule.from_scalar(bound);
+                }
+                window = Window::new(window.alpha.max(lo.next_down()), window.beta.min(hi.next_up()));
+            }
         }
 
         // Transposition table.

@@ -359,6 +359,34 @@ impl<G: Game, E: Evaluator<G>, R: Backup<G>> Search<G, E, R> {
     /// Errors: the game is over ([`GameError::GameOver`]); a zero depth or
     /// an invalid option ([`GameError::Param`]).
     pub fn run(&mut self, state: &G) -> Result<SearchResult<G::Move>, GameError> {
+        self.run_with_window(state, Window::FULL)
+    }
+
+    /// [`run`](Search::run) with the root searched in `window` (fail-soft:
+    /// a value at or below `window.alpha` is an upper bound, at or above
+    /// `window.beta` a lower bound). Null-window calls of this are the
+    /// building block of MTD(f)-style and binary-search score solvers.
+    /// Ignored (full window) for rules that do not prune.
+    ///
+    /// ```
+    /// use search_core::backup::Minimax;
+    /// use search_core::search::{Options, Search, Window};
+    /// use search_core::tree::{LiteralEval, LiteralTree};
+    /// let t: LiteralTree = "max(min(3, 12), min(2, 4))".parse()?;
+    /// let mut s = Search::new(Minimax, LiteralEval, Options::default());
+    /// // Is the value above 2.5? A null window answers yes or no.
+    /// let r = s.run_with_window(&t, Window::null_above(2.5))?;
+    /// assert!(r.value > 2.5);
+    /// # Ok::<(), search_core::GameError>(())
+    /// ```
+    pub fn run_with_window(
+        &mut self,
+        state: &G,
+        window: Window,
+    ) -> Result<SearchResult<G::Move>, GameError> {
+        if window.alpha.is_nan() || window.beta.is_nan() || window.alpha >= window.beta {
+            return Err(ParamError::new("window", format!("need alpha < beta, got {window:?}")).into());
+        }
         if self.limits.depth == Some(0) {
             return Err(ParamError::new("depth", "must be >= 1").into());
         }
@@ -369,6 +397,6 @@ impl<G: Game, E: Evaluator<G>, R: Backup<G>> Search<G, E, R> {
         if let Some(tt) = &mut self.tt {
             tt.new_search();
         }
-        Ok(core::Core::new(self).run(state))
+        Ok(core::Core::new(self).run(state, window))
     }
 }
