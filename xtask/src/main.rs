@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod demo;
 mod layering;
 mod perft;
+mod reproduce;
 mod solve;
 
 /// Project tasks for the backup-rules workspace.
@@ -27,6 +28,8 @@ enum Command {
     Solve(solve::Args),
     /// Check that the crate dependency graph obeys the layering rules.
     Layering,
+    /// Regenerate every table and figure of the seed papers.
+    Reproduce(reproduce::Args),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Layering => layering::run(),
+        Command::Reproduce(args) => reproduce::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

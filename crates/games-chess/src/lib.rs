@@ -1,3 +1,33 @@
-//! Chess for `search-core`, on `shakmaty`.
+//! Chess for `search-core`, on [`shakmaty`].
+//!
+//! * [`ChessGame`]: a position with its Zobrist key and repetition history,
+//!   implementing [`search_core::Game`] (copy-make, one legal-move
+//!   generation per node, the draw rules `shakmaty` leaves to the caller).
+//! * [`Rules`]: which draw rules are in force ([`Rules::PERFT`] for perft).
+//! * [`ChessEval`]: material and tapered piece-square tables, with
+//!   captures and promotions as the noisy moves for quiescence.
+//!
+//! ```
+//! use games_chess::{ChessGame, Rules};
+//! use search_core::perft;
+//!
+//! let g = ChessGame::startpos().with_rules(Rules::PERFT);
+//! assert_eq!(perft(&g, 3), 8902);
+//! ```
 
 #![deny(missing_docs)]
+
+mod eval;
+mod game;
+mod history;
+mod notation;
+mod ordering;
+mod pst;
+mod rules;
+mod zobrist;
+
+pub use eval::ChessEval;
+pub use game::ChessGame;
+pub use history::HISTORY_CAPACITY;
+pub use rules::Rules;
+pub use shakmaty;

@@ -27,6 +27,8 @@ pub mod backup;
 mod error;
 mod eval;
 mod game;
+pub mod opponent;
+pub mod policy;
 pub mod rng;
 pub mod search;
 pub mod tree;

@@ -38,7 +38,7 @@ pub fn derive_seed(master: u64, index: u64) -> u64 {
 
 /// The SplitMix64 finaliser: a fast bijective mixer of 64-bit words.
 #[inline]
-pub fn splitmix64(x: u64) -> u64 {
+pub const fn splitmix64(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

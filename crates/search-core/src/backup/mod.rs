@@ -10,9 +10,24 @@
 //! Adding a rule is one file: a type implementing [`Backup`]. It needs no
 //! change to the driver.
 
+mod children;
+mod emm;
+mod iom;
+mod logistic;
+mod m_and_n;
 mod minimax;
+mod predictive;
+mod product;
+pub mod rminimax;
 
+pub use children::Children;
+pub use emm::{ConstantError, Emm, EmmAcc, EmmValue, ErrorModel, SigmoidError};
+pub use iom::{Iom, IomLeafRule};
+pub use m_and_n::{Bonus, LinearBonus, MAndN};
 pub use minimax::Minimax;
+pub use predictive::{Predictive, PsWeights};
+pub use product::{Product, ProductAcc, ProductValue};
+pub use rminimax::Rminimax;
 
 use std::fmt;
 
@@ -66,9 +81,32 @@ impl Affine {
 
     /// The window on the child's value (in the node's point of view) that
     /// corresponds to `window` on the node's candidates.
+    ///
+    /// Rounded outwards: a child value at or below the result's `alpha` (at
+    /// or above its `beta`) gives a candidate, as [`apply`](Affine::apply)
+    /// computes it, at or below `window.alpha` (at or above `window.beta`).
+    /// Without this, `(α − a)/k` rounded inwards can turn a child's fail-high
+    /// into a false cutoff at the parent.
+    ///
+    /// ```
+    /// use search_core::backup::Affine;
+    /// use search_core::search::Window;
+    /// let f = Affine { a: 1.0, k: 2.0 };
+    /// let w = Window::new((-7.0f64).next_down(), -7.0);
+    /// let c = f.invert(w);
+    /// assert!(f.apply(c.alpha) <= w.alpha && f.apply(c.beta) >= w.beta);
+    /// ```
     #[inline]
     pub fn invert(self, window: Window) -> Window {
-        Window::new((window.alpha - self.a) / self.k, (window.beta - self.a) / self.k)
+        let mut alpha = (window.alpha - self.a) / self.k;
+        while self.apply(alpha) > window.alpha {
+            alpha = alpha.next_down();
+        }
+        let mut beta = (window.beta - self.a) / self.k;
+        while self.apply(beta) < window.beta {
+            beta = beta.next_up();
+        }
+        Window::new(alpha, beta)
     }
 }
 

@@ -1,0 +1,319 @@
+//! [`ChessGame`]: standard chess as a [`search_core::Game`].
+
+use std::fmt;
+
+use search_core::{Game, GameError, Outcome, Player, Status, Turn};
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{Chess, Color, Move, MoveList, Position};
+
+use crate::history::History;
+use crate::rules::Rules;
+use crate::{notation, ordering, zobrist};
+
+/// A chess position with what the rules need beyond the board: its Zobrist
+/// key, the keys of the positions before it (for repetitions) and the
+/// [`Rules`] in force.
+///
+/// Searches copy it (`Clone`, under 300 bytes, no heap) and play moves on the
+/// copy. Moves are [`shakmaty::Move`], written and parsed in UCI notation.
+///
+/// # Game end
+///
+/// [`generate`](Game::generate) generates the legal moves once and decides
+/// the status from them and the rules:
+///
+/// * no legal move: checkmate ([`Outcome::Win`] for the side that gave
+///   mate) if in check, else stalemate ([`Outcome::Draw`]);
+/// * with [`Rules::insufficient_material`], a position where neither side
+///   can mate is a draw;
+/// * with [`Rules::fifty_move`], a position with a halfmove clock of 100 or
+///   more is a draw, unless it is checkmate;
+/// * with [`Rules::repetition`], a position is a draw when it occurred twice
+///   before with the same side to move, castling rights and legal en passant
+///   capture (the third occurrence ends the game: the claim is taken as
+///   made). If [`mark_search_root`](ChessGame::mark_search_root) was called,
+///   a position is also a draw when it occurred once before *strictly below*
+///   the marked root (a repetition made wholly inside the search, which the
+///   side to move could avoid or else repeat into a threefold). The history
+///   keeps the last [`HISTORY_CAPACITY`](crate::HISTORY_CAPACITY) positions
+///   since the last capture or pawn move (a null move also clears it);
+///   repetitions further back are not seen.
+///
+/// # Example
+///
+/// ```
+/// use games_chess::ChessGame;
+/// use search_core::{Game, Outcome, Player, Status};
+///
+/// let mut g = ChessGame::startpos();
+/// for mv in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+///     g.play_str(mv)?;
+/// }
+/// assert_eq!(g.status(), Status::Over(Outcome::Win(Player::Second)));
+/// assert_eq!(g.to_string(), "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+/// # Ok::<(), search_core::GameError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct ChessGame {
+    pos: Chess,
+    /// Zobrist key of `pos`.
+    key: u64,
+    /// The en passant part of `key`: 1 + the file of a legal en passant
+    /// capture, or 0.
+    ep: u8,
+    history: History,
+    /// Plies since [`ChessGame::mark_search_root`], if it was called.
+    since_root: Option<u16>,
+    rules: Rules,
+}
+
+impl ChessGame {
+    /// The standard initial position, with [`Rules::STANDARD`].
+    pub fn startpos() -> Self {
+        Self::from_position(Chess::new())
+    }
+
+    /// The position of a FEN string, with [`Rules::STANDARD`] and an empty
+    /// repetition history (the halfmove clock is taken from the FEN).
+    ///
+    /// # Errors
+    ///
+    /// [`GameError::Parse`] (with `what = "FEN"`) if the string is not a FEN
+    /// or describes a broken position (missing king, side not to move in
+    /// check, pawns on the back rank, impossible castling rights or en
+    /// passant square). Unreachable but well-defined positions (aligned
+    /// double checks, too much material), which some perft suites use, are
+    /// accepted.
+    ///
+    /// ```
+    /// use games_chess::ChessGame;
+    /// let g = ChessGame::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")?;
+    /// assert_eq!(g.to_string(), "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+    /// assert!(ChessGame::from_fen("4k3/8/8 w - - 0 1").is_err());
+    /// # Ok::<(), search_core::GameError>(())
+    /// ```
+    pub fn from_fen(fen: &str) -> Result<Self, GameError> {
+        notation::parse_fen(fen.trim()).map(Self::from_position)
+    }
+
+    /// Wraps a `shakmaty` position, with [`Rules::STANDARD`] and an empty
+    /// repetition history.
+    pub fn from_position(pos: Chess) -> Self {
+        let key = zobrist::full_key(&pos);
+        let ep = zobrist::ep_part(&pos);
+        ChessGame { pos, key, ep, history: History::new(), since_root: None, rules: Rules::STANDARD }
+    }
+
+    /// The same state under other rules. Positions are recorded for the
+    /// repetition rule only while it is on.
+    #[must_use]
+    pub fn with_rules(mut self, rules: Rules) -> Self {
+        self.rules = rules;
+        self
+    }
+
+    /// The rules in force.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The `shakmaty` position (board, side to move, castling, en passant,
+    /// clocks).
+    pub fn position(&self) -> &Chess {
+        &self.pos
+    }
+
+    /// The position as a FEN string (en passant square written only when a
+    /// capture is legal).
+    pub fn fen(&self) -> String {
+        notation::fen(&self.pos).to_string()
+    }
+
+    /// Whether the side to move is in check.
+    pub fn is_check(&self) -> bool {
+        self.pos.is_check()
+    }
+
+    /// Marks this state as the root of a search: below it, a position that
+    /// repeats one that is itself below the root is a draw at once (see the
+    /// type's documentation). Call it on the root state before searching;
+    /// states played from it inherit the mark.
+    ///
+    /// ```
+    /// use games_chess::ChessGame;
+    /// use search_core::{Game, Outcome, Status};
+    ///
+    /// let mut g = ChessGame::startpos();
+    /// g.mark_search_root();
+    /// g.play_str("e2e4")?;
+    /// for mv in ["g8f6", "g1f3", "f6g8", "f3g1"] {
+    ///     g.play_str(mv)?;
+    /// }
+    /// // The position after 1. e4 came back below the root: a draw.
+    /// assert_eq!(g.status(), Status::Over(Outcome::Draw));
+    /// # Ok::<(), search_core::GameError>(())
+    /// ```
+    pub fn mark_search_root(&mut self) {
+        self.since_root = Some(0);
+    }
+
+    /// Whether the position is a draw by one of the rules that need no move
+    /// generation (insufficient material, repetition).
+    #[inline]
+    fn is_rule_draw(&self) -> bool {
+        (self.rules.insufficient_material && self.pos.is_insufficient_material())
+            || (self.rules.repetition && self.history.is_draw(self.key, self.twofold_window()))
+    }
+
+    /// Earlier occurrences strictly fewer plies back than this are below the
+    /// search root.
+    #[inline]
+    fn twofold_window(&self) -> usize {
+        self.since_root.map_or(0, usize::from)
+    }
+
+    /// The status given the legal moves of the position.
+    #[inline]
+    fn status_with(&self, legal: &MoveList) -> Option<Outcome> {
+        if legal.is_empty() {
+            return Some(if self.pos.is_check() { Outcome::Win(player_of(!self.pos.turn())) } else { Outcome::Draw });
+        }
+        if self.rules.fifty_move && self.pos.halfmoves() >= 100 {
+            return Some(Outcome::Draw);
+        }
+        None
+    }
+}
+
+#[inline]
+fn player_of(color: Color) -> Player {
+    match color {
+        Color::White => Player::First,
+        Color::Black => Player::Second,
+    }
+}
+
+impl Default for ChessGame {
+    /// [`ChessGame::startpos`].
+    fn default() -> Self {
+        Self::startpos()
+    }
+}
+
+impl Game for ChessGame {
+    type Move = Move;
+
+    #[inline]
+    fn turn(&self) -> Turn {
+        Turn::Player(player_of(self.pos.turn()))
+    }
+
+    /// The legal moves in `shakmaty`'s generation order (use
+    /// [`order_hint`](Game::order_hint) to sort), or the game's end (see
+    /// [`ChessGame`]). One legal-move generation.
+    #[inline]
+    fn generate(&self, moves: &mut Vec<Move>) -> Status {
+        if self.is_rule_draw() {
+            return Status::Over(Outcome::Draw);
+        }
+        let legal = self.pos.legal_moves();
+        if let Some(outcome) = self.status_with(&legal) {
+            return Status::Over(outcome);
+        }
+        moves.extend(legal.iter().copied());
+        Status::Ongoing
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Move) {
+        if self.rules.repetition {
+            if mv.is_zeroing() {
+                self.history.clear();
+            } else {
+                self.history.push(self.key);
+            }
+        }
+        (self.key, self.ep) = zobrist::play_keyed(&mut self.pos, self.key, self.ep, mv);
+        if let Some(plies) = &mut self.since_root {
+            *plies = plies.saturating_add(1);
+        }
+    }
+
+    /// UCI notation: `e2e4`, `e7e8q`, castling as the king's move (`e1g1`).
+    fn write_move(&self, mv: Move, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        notation::write_uci(mv, f)
+    }
+
+    /// UCI notation, or SAN (`Nf3`, `exd5`, `O-O`, `e8=Q+`). A `shakmaty`
+    /// move needs the position to be built, so this also checks that the
+    /// move is legal on the board ([`GameError::IllegalMove`] if not);
+    /// whether the game is already over is checked by
+    /// [`try_play`](Game::try_play).
+    fn parse_move(&self, text: &str) -> Result<Move, GameError> {
+        notation::parse_move(&self.pos, text)
+    }
+
+    /// Always `Some`: `shakmaty`'s 64-bit Zobrist key (pieces, side to
+    /// move, castling rights, en passant file when a capture is legal),
+    /// updated incrementally. The repetition history is not part of it.
+    #[inline]
+    fn hash_key(&self) -> Option<u64> {
+        Some(self.key)
+    }
+
+    /// MVV-LVA for captures, promotions high: queen promotions 3000 (plus
+    /// the capture's score), captures `1000 + 10·victim − attacker` (pawn 1
+    /// ... king 6), knight promotions 500, quiet moves 0, rook and bishop
+    /// under-promotions −100.
+    #[inline]
+    fn order_hint(&self, mv: Move) -> i32 {
+        ordering::hint(mv)
+    }
+
+    /// Passes (side to move swapped, en passant right dropped), unless the
+    /// side to move is in check. The repetition history is cleared: no
+    /// repetition is counted across a null move.
+    fn play_null(&mut self) -> bool {
+        if self.pos.is_check() {
+            return false;
+        }
+        let Ok(pos) = self.pos.clone().swap_turn() else {
+            return false;
+        };
+        self.pos = pos;
+        self.key ^= zobrist::ep_key(self.ep) ^ Zobrist64::zobrist_for_white_turn().0;
+        self.ep = 0;
+        self.history.clear();
+        if let Some(plies) = &mut self.since_root {
+            *plies = plies.saturating_add(1);
+        }
+        true
+    }
+
+    /// Checks that the game is not over ([`GameError::GameOver`]) and that
+    /// `mv` is legal ([`GameError::IllegalMove`]), then plays it.
+    fn try_play(&mut self, mv: Move) -> Result<(), GameError> {
+        if self.is_rule_draw() {
+            return Err(GameError::GameOver);
+        }
+        let legal = self.pos.legal_moves();
+        if self.status_with(&legal).is_some() {
+            return Err(GameError::GameOver);
+        }
+        if !legal.contains(&mv) {
+            return Err(GameError::illegal(self.move_string(mv), "not a legal move in this position"));
+        }
+        self.play(mv);
+        Ok(())
+    }
+}
+
+impl fmt::Display for ChessGame {
+    /// The FEN; with `{:#}`, a board diagram (rank 8 on top) then the FEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            notation::write_diagram(&self.pos, f)?;
+        }
+        write!(f, "{}", notation::fen(&self.pos))
+    }
+}

@@ -1,0 +1,800 @@
+//! Connect-4 on any board with `(height + 1) × width ≤ 64`, on bitboards.
+//!
+//! # Representation
+//!
+//! The standard "position + mask" bitboard: bit `col × (H + 1) + row` is the
+//! cell in column `col` (0 = left) and row `row` (0 = bottom). Each column has
+//! one spare *sentinel* bit above its top row, always empty, so that shifted
+//! lines never wrap from one column into the next. `current` holds the discs
+//! of the side to move, `mask` every disc. Alignments are found with four
+//! shift-and-mask steps (one per direction: 1 vertical, `H + 1` horizontal,
+//! `H` and `H + 2` diagonal).
+//!
+//! # Moves and notation
+//!
+//! A move is a column index `0..width` ([`Column`]). Its notation is the
+//! 1-based column as one character: `1`–`9`, then `a`, `b`, … for columns
+//! 10 and up on boards wider than nine. A game is a string of such characters
+//! from the empty board: `"4453"`.
+//!
+//! # Hash
+//!
+//! [`hash_key`](Game::hash_key) is SplitMix64's bijective mixer applied to
+//! the *perfect key* [`Connect4::key`] = `current + mask`, which is unique for
+//! every position of a given board size (the disc count fixes the side to
+//! move). So there are no collisions at all, and the hash is a pure function
+//! of the position: it always equals the value computed from scratch.
+//!
+//! ```
+//! use games_small::connect4::Connect4;
+//! use search_core::{Game, Outcome, Player, Status};
+//!
+//! let g = Connect4::from_moves(7, 6, "4455667")?;
+//! assert_eq!(g.status(), Status::Over(Outcome::Win(Player::First)));
+//! let mut g = Connect4::standard();
+//! g.play_str("4")?;
+//! assert_eq!(g.moves_string().as_deref(), Some("4"));
+//! # Ok::<(), search_core::GameError>(())
+//! ```
+
+use std::collections::HashSet;
+use std::fmt;
+
+use search_core::{
+    Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn,
+};
+
+use crate::zobrist;
+
+/// A column index, `0..width`, 0 on the left.
+pub type Column = u8;
+
+/// The characters naming columns 1, 2, … (32 is the widest possible board).
+const COLUMN_CHARS: &[u8; 32] = b"123456789abcdefghijklmnopqrstuvw";
+
+/// `x << n`, or 0 if `n ≥ 64`.
+#[inline(always)]
+fn shl(x: u64, n: u32) -> u64 {
+    x.checked_shl(n).unwrap_or(0)
+}
+
+/// `x >> n`, or 0 if `n ≥ 64`.
+#[inline(always)]
+fn shr(x: u64, n: u32) -> u64 {
+    x.checked_shr(n).unwrap_or(0)
+}
+
+/// A connect-4 position. Small and `Copy` (24 bytes).
+///
+/// `First` plays `X` and moves first; `Second` plays `O`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Connect4 {
+    /// Discs of the side to move.
+    current: u64,
+    /// Every disc.
+    mask: u64,
+    /// One bit at the bottom of each column.
+    bottom: u64,
+    width: u8,
+    height: u8,
+    moves: u8,
+}
+
+impl Connect4 {
+    /// Columns and rows of the standard board.
+    pub const STANDARD: (usize, usize) = (7, 6);
+
+    /// The empty `width × height` board.
+    ///
+    /// Both must be at least 1 and `(height + 1) × width ≤ 64`.
+    ///
+    /// ```
+    /// use games_small::connect4::Connect4;
+    /// assert!(Connect4::new(4, 4).is_ok());
+    /// assert!(Connect4::new(8, 7).is_ok());
+    /// assert!(Connect4::new(9, 7).is_err());
+    /// assert!(Connect4::new(0, 6).is_err());
+    /// ```
+    pub fn new(width: usize, height: usize) -> Result<Self, ParamError> {
+        if width == 0 || height == 0 {
+            return Err(ParamError::new(
+                "width/height",
+                format!("must be at least 1, got {width}×{height}"),
+            ));
+        }
+        if width.saturating_mul(height.saturating_add(1)) > 64 {
+            return Err(ParamError::new(
+                "width/height",
+                format!("(height + 1) × width must be ≤ 64, got ({height} + 1) × {width}"),
+            ));
+        }
+        let h1 = height + 1;
+        let bottom = (0..width).fold(0u64, |b, c| b | 1 << (c * h1));
+        Ok(Connect4 {
+            current: 0,
+            mask: 0,
+            bottom,
+            width: width as u8,
+            height: height as u8,
+            moves: 0,
+        })
+    }
+
+    /// The empty standard 7 × 6 board.
+    pub fn standard() -> Self {
+        Connect4::new(7, 6).expect("7×6 fits")
+    }
+
+    /// The position after `moves` (1-based column characters, see the module
+    /// documentation) on the empty `width × height` board. Spaces are ignored.
+    ///
+    /// Errors: [`GameError::Param`] for a bad board size, [`GameError::Parse`]
+    /// for a character that names no column of this board,
+    /// [`GameError::IllegalMove`] for a full column, [`GameError::GameOver`]
+    /// for a move after the game has ended.
+    ///
+    /// ```
+    /// use games_small::connect4::Connect4;
+    /// use search_core::GameError;
+    /// let g = Connect4::from_moves(7, 6, "4453")?;
+    /// assert_eq!(g.moves_played(), 4);
+    /// assert!(matches!(Connect4::from_moves(7, 6, "48"), Err(GameError::Parse { position: 1, .. })));
+    /// assert!(matches!(Connect4::from_moves(4, 4, "11111"), Err(GameError::IllegalMove { .. })));
+    /// # Ok::<(), GameError>(())
+    /// ```
+    pub fn from_moves(width: usize, height: usize, moves: &str) -> Result<Self, GameError> {
+        let mut g = Connect4::new(width, height)?;
+        g.play_moves(moves)?;
+        Ok(g)
+    }
+
+    /// Plays the moves of `moves` (as in [`from_moves`](Self::from_moves))
+    /// from this position. On error the position is left after the last
+    /// legal move.
+    pub fn play_moves(&mut self, moves: &str) -> Result<(), GameError> {
+        for (i, ch) in moves.char_indices() {
+            if ch.is_whitespace() {
+                continue;
+            }
+            let col = self
+                .parse_column(ch)
+                .map_err(|reason| GameError::parse("position", moves, i, reason))?;
+            self.try_play(col)?;
+        }
+        Ok(())
+    }
+
+    fn parse_column(&self, ch: char) -> Result<Column, String> {
+        let lower = ch.to_ascii_lowercase();
+        match COLUMN_CHARS.iter().position(|&c| char::from(c) == lower) {
+            Some(i) if i < self.width() => Ok(i as Column),
+            Some(_) => Err(format!("no column {ch} on a board {} wide", self.width())),
+            None => Err(format!("{ch:?} is not a column digit")),
+        }
+    }
+
+    /// The character naming column `col` (`'1'` for column 0, `'a'` for
+    /// column 9), or `None` if `col ≥ 32` (no board is that wide).
+    ///
+    /// ```
+    /// use games_small::connect4::Connect4;
+    /// assert_eq!(Connect4::column_char(3), Some('4'));
+    /// assert_eq!(Connect4::column_char(40), None);
+    /// ```
+    pub fn column_char(col: Column) -> Option<char> {
+        COLUMN_CHARS.get(usize::from(col)).map(|&c| char::from(c))
+    }
+
+    /// A sequence of moves from the empty board that reaches this position,
+    /// in the notation of [`from_moves`](Self::from_moves), or `None` if no
+    /// legal game reaches it.
+    ///
+    /// The state keeps no history: the sequence is reconstructed by taking
+    /// discs off the top of the columns (a search with memoisation, quick in
+    /// practice). If several games reach the position, the one that takes
+    /// discs off the leftmost possible column first is returned.
+    ///
+    /// ```
+    /// use games_small::connect4::Connect4;
+    /// let g = Connect4::from_moves(7, 6, "4453")?;
+    /// let line = g.moves_string().unwrap();
+    /// assert_eq!(Connect4::from_moves(7, 6, &line)?, g);
+    /// # Ok::<(), search_core::GameError>(())
+    /// ```
+    pub fn moves_string(&self) -> Option<String> {
+        let mut cols = Vec::with_capacity(usize::from(self.moves));
+        let mut dead = HashSet::new();
+        if self.unplay(&mut cols, &mut dead) {
+            cols.iter().rev().map(|&c| Self::column_char(c)).collect()
+        } else {
+            None
+        }
+    }
+
+    /// Takes discs off until the board is empty; `out` gets the columns, last
+    /// move first. `dead` memoises positions known to be unreachable.
+    fn unplay(&self, out: &mut Vec<Column>, dead: &mut HashSet<u64>) -> bool {
+        if self.moves == 0 {
+            return true;
+        }
+        if dead.contains(&self.key()) {
+            return false;
+        }
+        let last_mover = self.current ^ self.mask;
+        for col in 0..self.width {
+            let column = self.mask & self.column_mask(col);
+            if column == 0 {
+                continue;
+            }
+            let top = 1u64 << (63 - column.leading_zeros());
+            if top & last_mover == 0 {
+                continue;
+            }
+            let prev = Connect4 {
+                current: last_mover ^ top,
+                mask: self.mask ^ top,
+                moves: self.moves - 1,
+                ..*self
+            };
+            // The game must not have been over before the last move.
+            if self.alignment(prev.current) || self.alignment(prev.current ^ prev.mask) {
+                continue;
+            }
+            out.push(col);
+            if prev.unplay(out, dead) {
+                return true;
+            }
+            out.pop();
+        }
+        dead.insert(self.key());
+        false
+    }
+
+    /// Columns of the board.
+    #[inline]
+    pub fn width(&self) -> usize {
+        usize::from(self.width)
+    }
+
+    /// Rows of the board.
+    #[inline]
+    pub fn height(&self) -> usize {
+        usize::from(self.height)
+    }
+
+    /// `height + 1`: the bit stride of a column.
+    #[inline(always)]
+    fn h1(&self) -> u32 {
+        u32::from(self.height) + 1
+    }
+
+    /// The number of discs on the board (moves played so far).
+    #[inline]
+    pub fn moves_played(&self) -> u32 {
+        u32::from(self.moves)
+    }
+
+    /// The player to move (the game may be over).
+    #[inline]
+    pub fn to_move(&self) -> Player {
+        if self.moves.is_multiple_of(2) {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    /// The discs of the side to move, as a bitboard.
+    #[inline]
+    pub fn current_bits(&self) -> u64 {
+        self.current
+    }
+
+    /// The discs of the side that moved last, as a bitboard.
+    #[inline]
+    pub fn opponent_bits(&self) -> u64 {
+        self.current ^ self.mask
+    }
+
+    /// Every disc, as a bitboard.
+    #[inline]
+    pub fn mask(&self) -> u64 {
+        self.mask
+    }
+
+    /// One bit at the bottom cell of each column.
+    #[inline]
+    pub fn bottom_mask(&self) -> u64 {
+        self.bottom
+    }
+
+    /// Every cell of the board (the sentinel bits excluded).
+    #[inline]
+    pub fn board_mask(&self) -> u64 {
+        self.bottom.wrapping_mul((1u64 << self.height) - 1)
+    }
+
+    /// The cells of column `col` (0 if there is no such column).
+    #[inline]
+    pub fn column_mask(&self, col: Column) -> u64 {
+        if col >= self.width {
+            return 0;
+        }
+        ((1u64 << self.height) - 1) << (u32::from(col) * self.h1())
+    }
+
+    /// The bit of cell (`col`, `row`), row 0 at the bottom (0 if off the board).
+    #[inline]
+    pub fn cell_bit(&self, col: usize, row: usize) -> u64 {
+        if col >= self.width() || row >= self.height() {
+            return 0;
+        }
+        1u64 << (col as u32 * self.h1() + row as u32)
+    }
+
+    /// The column of the cell `bit` (a single bit of the board).
+    #[inline]
+    pub fn column_of(&self, bit: u64) -> Column {
+        (bit.trailing_zeros() / self.h1()) as Column
+    }
+
+    /// Who holds cell (`col`, `row`), if anyone.
+    pub fn at(&self, col: usize, row: usize) -> Option<Player> {
+        let bit = self.cell_bit(col, row);
+        if self.mask & bit == 0 {
+            None
+        } else if (self.current & bit != 0) == (self.to_move() == Player::First) {
+            Some(Player::First)
+        } else {
+            Some(Player::Second)
+        }
+    }
+
+    /// The perfect key `current + mask`: different for every position of a
+    /// board of this size. [`hash_key`](Game::hash_key) is this key mixed.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.current.wrapping_add(self.mask)
+    }
+
+    /// The cell where the next disc goes in each column that is not full:
+    /// the playable cells, as a bitboard.
+    #[inline]
+    pub fn possible(&self) -> u64 {
+        self.mask.wrapping_add(self.bottom) & self.board_mask()
+    }
+
+    /// Whether a disc can be dropped in `col` (false for a full column or no
+    /// such column; the game may be over).
+    #[inline]
+    pub fn can_play(&self, col: Column) -> bool {
+        self.possible() & self.column_mask(col) != 0
+    }
+
+    /// Whether dropping a disc in `col` (which must be playable) makes four
+    /// for the side to move.
+    #[inline]
+    pub fn is_winning_move(&self, col: Column) -> bool {
+        self.winning_cells() & self.possible() & self.column_mask(col) != 0
+    }
+
+    /// Whether the side to move can win with its next disc.
+    #[inline]
+    pub fn can_win_next(&self) -> bool {
+        self.winning_cells() & self.possible() != 0
+    }
+
+    /// The empty cells (playable now or not) that would complete a four for
+    /// the side to move: its threats.
+    #[inline]
+    pub fn winning_cells(&self) -> u64 {
+        self.threats_of(self.current)
+    }
+
+    /// The empty cells that would complete a four for the side that moved
+    /// last: the threats the side to move must watch.
+    #[inline]
+    pub fn opponent_winning_cells(&self) -> u64 {
+        self.threats_of(self.current ^ self.mask)
+    }
+
+    /// The empty cells that would complete a four for the discs `discs`.
+    #[inline]
+    pub fn threats_of(&self, discs: u64) -> u64 {
+        let h1 = self.h1();
+        // Vertical: three discs below the cell.
+        let mut r = shl(discs, 1) & shl(discs, 2) & shl(discs, 3);
+        for s in [h1 - 1, h1, h1 + 1] {
+            let p = shl(discs, s) & shl(discs, 2 * s);
+            r |= p & shl(discs, 3 * s);
+            r |= p & shr(discs, s);
+            let p = shr(discs, s) & shr(discs, 2 * s);
+            r |= p & shl(discs, s);
+            r |= p & shr(discs, 3 * s);
+        }
+        r & (self.board_mask() ^ self.mask)
+    }
+
+    /// The playable cells that do not let the opponent win at once: not a
+    /// cell the opponent needs, and not below one. Assumes the side to move
+    /// cannot win with its next disc (check [`can_win_next`](Self::can_win_next)
+    /// first). Returns 0 if every move loses (the opponent has two immediate
+    /// threats, or one under another).
+    #[inline]
+    pub fn possible_non_losing_moves(&self) -> u64 {
+        let mut possible = self.possible();
+        let threats = self.opponent_winning_cells();
+        let forced = possible & threats;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0;
+            }
+            possible = forced;
+        }
+        possible & !shr(threats, 1)
+    }
+
+    /// The number of threats (winning cells) the side to move would have
+    /// after dropping a disc on `cell` (one bit of [`possible`](Self::possible)):
+    /// a move-ordering score for solvers.
+    #[inline]
+    pub fn threats_after(&self, cell: u64) -> u32 {
+        let discs = self.current | cell;
+        let h1 = self.h1();
+        let mask = self.mask | cell;
+        let mut r = shl(discs, 1) & shl(discs, 2) & shl(discs, 3);
+        for s in [h1 - 1, h1, h1 + 1] {
+            let p = shl(discs, s) & shl(discs, 2 * s);
+            r |= p & shl(discs, 3 * s);
+            r |= p & shr(discs, s);
+            let p = shr(discs, s) & shr(discs, 2 * s);
+            r |= p & shl(discs, s);
+            r |= p & shr(discs, 3 * s);
+        }
+        (r & (self.board_mask() ^ mask)).count_ones()
+    }
+
+    /// Drops a disc on `cell`, a single bit of [`possible`](Self::possible),
+    /// for the side to move (the solver's form of [`play`](Game::play)).
+    #[inline]
+    pub fn play_cell(&mut self, cell: u64) {
+        self.current ^= self.mask;
+        self.mask |= cell;
+        self.moves += 1;
+    }
+
+    /// Whether `discs` holds four in a row.
+    #[inline]
+    pub fn alignment(&self, discs: u64) -> bool {
+        let h1 = self.h1();
+        for s in [1, h1 - 1, h1, h1 + 1] {
+            let m = discs & shr(discs, s);
+            if m & shr(m, 2 * s) != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The winner, if the side that moved last has four in a row.
+    #[inline]
+    pub fn winner(&self) -> Option<Player> {
+        self.alignment(self.current ^ self.mask)
+            .then(|| self.to_move().opponent())
+    }
+
+    /// Whether every cell is filled.
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        usize::from(self.moves) == self.width() * self.height()
+    }
+
+    /// The `i`-th column of the centre-first search order (`i < width`):
+    /// the centre, then alternately left and right of it.
+    #[inline]
+    pub fn column_order(&self, i: usize) -> Column {
+        let w = self.width() as isize;
+        let i = i as isize;
+        let off = if i % 2 == 0 { i / 2 } else { -(i + 1) / 2 };
+        (w / 2 + off) as Column
+    }
+
+    /// The position of `col` in [`column_order`](Self::column_order).
+    #[inline]
+    fn order_rank(&self, col: Column) -> i32 {
+        let mid = i32::from(self.width / 2);
+        let c = i32::from(col);
+        if c >= mid {
+            2 * (c - mid)
+        } else {
+            2 * (mid - c) - 1
+        }
+    }
+
+    /// The number of four-cell windows (lines of four cells inside the board,
+    /// in any of the four directions) through cell (`col`, `row`).
+    pub fn windows_through(&self, col: usize, row: usize) -> u32 {
+        let bit = self.cell_bit(col, row);
+        let h1 = self.h1();
+        let mut n = 0;
+        for s in [1, h1 - 1, h1, h1 + 1] {
+            let starts = self.window_starts(s);
+            for j in 0..4 {
+                n += u32::from(shl(starts, j * s) & bit != 0);
+            }
+        }
+        n
+    }
+
+    /// The cell-weight table: [`windows_through`](Self::windows_through)
+    /// every cell, one row per entry from the top row down.
+    ///
+    /// ```
+    /// use games_small::connect4::Connect4;
+    /// let t = Connect4::new(4, 4)?.cell_weight_table();
+    /// assert_eq!(t[0], [3, 2, 2, 3]);
+    /// assert_eq!(t[1], [2, 3, 3, 2]);
+    /// # Ok::<(), search_core::ParamError>(())
+    /// ```
+    pub fn cell_weight_table(&self) -> Vec<Vec<u32>> {
+        (0..self.height())
+            .rev()
+            .map(|r| {
+                (0..self.width())
+                    .map(|c| self.windows_through(c, r))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The total number of four-cell windows on the board.
+    pub fn window_count(&self) -> u32 {
+        let h1 = self.h1();
+        [1, h1 - 1, h1, h1 + 1]
+            .iter()
+            .map(|&s| self.window_starts(s).count_ones())
+            .sum()
+    }
+
+    /// The first cells of the windows of direction `s` that lie inside the
+    /// board.
+    #[inline]
+    fn window_starts(&self, s: u32) -> u64 {
+        let b = self.board_mask();
+        b & shr(b, s) & shr(b, 2 * s) & shr(b, 3 * s)
+    }
+}
+
+impl Game for Connect4 {
+    type Move = Column;
+
+    #[inline]
+    fn turn(&self) -> Turn {
+        Turn::Player(self.to_move())
+    }
+
+    /// Centre-first: see [`Connect4::column_order`].
+    #[inline]
+    fn generate(&self, moves: &mut Vec<Column>) -> Status {
+        if self.alignment(self.current ^ self.mask) {
+            return Status::Over(Outcome::Win(self.to_move().opponent()));
+        }
+        if self.is_full() {
+            return Status::Over(Outcome::Draw);
+        }
+        let possible = self.possible();
+        for i in 0..self.width() {
+            let col = self.column_order(i);
+            if possible & self.column_mask(col) != 0 {
+                moves.push(col);
+            }
+        }
+        Status::Ongoing
+    }
+
+    #[inline]
+    fn play(&mut self, col: Column) {
+        let cell = self.possible() & self.column_mask(col);
+        self.play_cell(cell);
+    }
+
+    fn write_move(&self, col: Column, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match COLUMN_CHARS.get(usize::from(col)) {
+            Some(&c) => write!(f, "{}", char::from(c)),
+            None => write!(f, "?{col}"),
+        }
+    }
+
+    /// One column character (see the module documentation).
+    fn parse_move(&self, text: &str) -> Result<Column, GameError> {
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(ch), None) => self
+                .parse_column(ch)
+                .map_err(|reason| GameError::parse("move", text, 0, reason)),
+            _ => Err(GameError::parse(
+                "move",
+                text,
+                0,
+                "expected one column character",
+            )),
+        }
+    }
+
+    #[inline]
+    fn hash_key(&self) -> Option<u64> {
+        Some(search_core::rng::splitmix64(self.key()))
+    }
+
+    /// Larger for columns nearer the centre, in the order of
+    /// [`generate`](Game::generate).
+    #[inline]
+    fn order_hint(&self, col: Column) -> i32 {
+        i32::from(self.width) - self.order_rank(col)
+    }
+
+    fn try_play(&mut self, col: Column) -> Result<(), GameError> {
+        if col >= self.width {
+            return Err(GameError::illegal(
+                format!("column {}", u32::from(col) + 1),
+                "no such column",
+            ));
+        }
+        if self.winner().is_some() || self.is_full() {
+            return Err(GameError::GameOver);
+        }
+        if !self.can_play(col) {
+            return Err(GameError::illegal(self.move_string(col), "column full"));
+        }
+        self.play(col);
+        Ok(())
+    }
+}
+
+impl fmt::Display for Connect4 {
+    /// One line per row, the top row first: `X` (first player), `O`, `.`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in (0..self.height()).rev() {
+            for col in 0..self.width() {
+                let c = match self.at(col, row) {
+                    Some(Player::First) => 'X',
+                    Some(Player::Second) => 'O',
+                    None => '.',
+                };
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// The Stenmark-style connect-4 heuristic, from [`Player::First`]'s point of
+/// view: `score(X) − score(O)`, where for each side
+///
+/// ```text
+/// score = Σ over the open windows of window_weights[k]
+///       + cell_weight × Σ over its discs of table[cell]
+/// ```
+///
+/// A *window* is a line of four cells inside the board; it is *open* for a
+/// side if the opponent has no disc in it; `k` is the number of the side's
+/// own discs in it (`k = 4`, only on a finished board, counts as 3). `table`
+/// is the cell-weight table ([`Connect4::cell_weight_table`]): the number of
+/// windows through each cell. The defaults are `window_weights = [1, 2, 3, 4]`
+/// (each open window counts 1, plus 1 per own disc in it) and
+/// `cell_weight = 1`.
+///
+/// Everything is computed with bitboard shifts and population counts: no
+/// table lookups and no allocation. With weights bounded by
+/// [`MAX_WEIGHT`](Self::MAX_WEIGHT) the value stays within ±2.6·10⁵ on any
+/// board (at most 256 windows, each cell in at most 16), far inside
+/// `±(WIN_SCORE − MAX_PLY)`.
+///
+/// ```
+/// use games_small::connect4::{Connect4, Connect4Eval};
+/// use search_core::Evaluator;
+/// let e = Connect4Eval::default();
+/// assert_eq!(e.evaluate(&Connect4::standard()), 0.0);
+/// // X in the centre column: the best first move scores highest.
+/// let centre = e.evaluate(&Connect4::from_moves(7, 6, "4")?);
+/// let edge = e.evaluate(&Connect4::from_moves(7, 6, "1")?);
+/// assert!(centre > edge && edge > 0.0);
+/// # Ok::<(), search_core::GameError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Connect4Eval {
+    window_weights: [f64; 4],
+    cell_weight: f64,
+}
+
+impl Default for Connect4Eval {
+    fn default() -> Self {
+        Connect4Eval {
+            window_weights: [1.0, 2.0, 3.0, 4.0],
+            cell_weight: 1.0,
+        }
+    }
+}
+
+impl Connect4Eval {
+    /// The largest absolute weight accepted by [`new`](Self::new).
+    pub const MAX_WEIGHT: f64 = 100.0;
+
+    /// An evaluator with the given weights (see the type's documentation).
+    /// Every weight must be finite and within `±MAX_WEIGHT`.
+    pub fn new(window_weights: [f64; 4], cell_weight: f64) -> Result<Self, ParamError> {
+        for w in window_weights.into_iter().chain([cell_weight]) {
+            if !w.is_finite() || w.abs() > Self::MAX_WEIGHT {
+                return Err(ParamError::new(
+                    "weights",
+                    format!("must be finite and within ±100, got {w}"),
+                ));
+            }
+        }
+        Ok(Connect4Eval {
+            window_weights,
+            cell_weight,
+        })
+    }
+
+    /// The weights of an open window holding 0, 1, 2 and 3 own discs.
+    pub fn window_weights(&self) -> [f64; 4] {
+        self.window_weights
+    }
+
+    /// The weight of the cell-table term.
+    pub fn cell_weight(&self) -> f64 {
+        self.cell_weight
+    }
+
+    /// `score` of the type's documentation for the side holding `own`.
+    #[inline]
+    pub fn side_score(&self, board: &Connect4, own: u64, other: u64) -> f64 {
+        let h1 = board.h1();
+        let free = board.board_mask() & !other;
+        let mut counts = [0u32; 4];
+        let mut cells = 0u32;
+        for s in [1, h1 - 1, h1, h1 + 1] {
+            let starts = board.window_starts(s);
+            let open = starts & free & shr(free, s) & shr(free, 2 * s) & shr(free, 3 * s);
+            let (a, b, c, d) = (own, shr(own, s), shr(own, 2 * s), shr(own, 3 * s));
+            cells += (starts & a).count_ones()
+                + (starts & b).count_ones()
+                + (starts & c).count_ones()
+                + (starts & d).count_ones();
+            // Bit-sliced count of own discs per window: ones, twos (count 4 is
+            // the four-bit).
+            let ones = a ^ b ^ c ^ d;
+            let twos = (a & b) ^ (c & d) ^ ((a ^ b) & (c ^ d));
+            let four = a & b & c & d;
+            counts[0] += (open & !ones & !twos & !four).count_ones();
+            counts[1] += (open & ones & !twos).count_ones();
+            counts[2] += (open & !ones & twos).count_ones();
+            counts[3] += (open & ((ones & twos) | four)).count_ones();
+        }
+        let w = &self.window_weights;
+        w[0] * f64::from(counts[0])
+            + w[1] * f64::from(counts[1])
+            + w[2] * f64::from(counts[2])
+            + w[3] * f64::from(counts[3])
+            + self.cell_weight * f64::from(cells)
+    }
+}
+
+impl Evaluator<Connect4> for Connect4Eval {
+    const PERSPECTIVE: Perspective = Perspective::First;
+
+    #[inline]
+    fn evaluate(&self, state: &Connect4) -> f64 {
+        let (x, o) = match state.to_move() {
+            Player::First => (state.current, state.current ^ state.mask),
+            Player::Second => (state.current ^ state.mask, state.current),
+        };
+        self.side_score(state, x, o) - self.side_score(state, o, x)
+    }
+
+    fn bounds(&self) -> Option<(f64, f64)> {
+        Some((-search_core::WIN_SCORE, search_core::WIN_SCORE))
+    }
+}

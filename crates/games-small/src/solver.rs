@@ -1,0 +1,520 @@
+//! A strong connect-4 solver built on `search-core`'s engine.
+//!
+//! The solver is not a separate alpha-beta: it is [`search_core::search::Search`]
+//! with the [`Minimax`] rule, run on a game view ([`SolverView`]) and an
+//! evaluator ([`SolverEval`]) that give the engine what it needs to prove
+//! connect-4 positions quickly. [`Solver`] drives it.
+//!
+//! # Scores
+//!
+//! A score is from the side to move's point of view: 0 for a draw; if the side
+//! to move wins with its own `k`-th disc of the game, the number of discs it
+//! would still hold in hand, `⌊(W·H + 1)/2⌋ + 1 − k` (winning as early as
+//! possible is best); a loss is the negation of the opponent's winning score.
+//! Equivalently, a side that wins with the next disc when `n` discs are on the
+//! board scores `⌊(W·H + 1 − n)/2⌋` (21 on an empty 7 × 6 board).
+//!
+//! # Techniques
+//!
+//! The ideas are those of Pascal Pons' connect-4 solver ("Solving Connect 4:
+//! how to build a perfect AI", 2019), implemented here through the library's
+//! hooks rather than in a dedicated search:
+//!
+//! - **Decided positions are leaves.** [`SolverView`]'s
+//!   [`generate`](Game::generate) ends the game as soon as its score is known
+//!   without search: the side to move can complete four at once (a win with
+//!   its next disc), every move lets the opponent complete four (a loss with
+//!   the opponent's next disc), or too few cells are left for anyone to win.
+//!   The exact score is the terminal outcome, as an [`Outcome::Payoff`] from
+//!   the first player's view: it depends on the discs on the board, which the
+//!   position knows, so no root-relative ply count is needed and table
+//!   entries stay valid whatever the root.
+//! - **Only non-losing moves.** A move that lets the opponent complete four
+//!   at once (or that does not block a four the opponent threatens) is never
+//!   generated. So at every node below the root the side to move cannot win
+//!   at once.
+//! - **Move order.** Centre columns first, then by the number of open threats
+//!   (cells that would complete four) the move creates
+//!   ([`order_hint`](Game::order_hint)).
+//! - **Score bounds from the discs left.** At a node the side to move cannot
+//!   win with its next disc and the opponent cannot win with the one after,
+//!   which bounds the score on both sides ([`Evaluator::node_bounds`]); the
+//!   engine narrows its window with them and stops when the window empties.
+//! - **Null-window probes.** [`Solver::solve`] never searches with a wide
+//!   window: it keeps an interval `[lo, hi]` known to hold the score and asks
+//!   the engine, with a null window, whether the score is above a pivot,
+//!   shrinking the interval each time (cheap probes far from 0 first, see
+//!   [`Solver::solve`]). The
+//!   transposition table (full 64-bit keys: the perfect key of
+//!   [`Connect4::key`] mixed, so there are no collisions) keeps the bounds
+//!   proved by one probe for the next.
+//!
+//! ```
+//! use games_small::connect4::Connect4;
+//! use games_small::solver::Solver;
+//!
+//! let mut solver = Solver::with_table_mib(4, 4, 1)?;
+//! // Connect-4 on a 4 × 4 board is a draw.
+//! assert_eq!(solver.solve(&Connect4::new(4, 4)?)?.score, 0);
+//! // 7 × 6: the first player has three in a row on the bottom, open at both
+//! // ends; the second player cannot stop the win with the first player's
+//! // fourth disc (22 − 4 = 18).
+//! let mut solver = Solver::with_table_mib(7, 6, 1)?;
+//! let p = Connect4::from_moves(7, 6, "44556")?;
+//! assert_eq!(solver.solve(&p)?.score, -18);
+//! # Ok::<(), search_core::GameError>(())
+//! ```
+
+use std::fmt;
+use std::time::Instant;
+
+use search_core::backup::Minimax;
+use search_core::search::{Options, Search, TtDepth, Window};
+use search_core::{
+    Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn, WIN_SCORE,
+};
+
+use crate::connect4::{Column, Connect4};
+
+/// The score of a side that wins with its next disc when `stones` discs are
+/// on a board of `cells` cells: `⌊(cells + 1 − stones)/2⌋`, the discs it still
+/// holds after that winning one, plus one. Every bound and terminal score of
+/// the solver is this function at some disc count (it may be negative or
+/// zero past the end of the game: truncated towards zero, so still a valid
+/// bound).
+#[inline]
+fn win_score(cells: u32, stones: u32) -> i32 {
+    (cells as i32 + 1 - stones as i32) / 2
+}
+
+/// What [`SolverView`] knows about a position before any search.
+enum Verdict {
+    /// The exact score, from the side to move's point of view.
+    Decided(i32),
+    /// Unknown: these playable cells (a bitboard) do not lose at once.
+    Open(u64),
+}
+
+/// Connect-4 as the solver sees it: a [`Connect4`] position whose
+/// [`generate`](Game::generate) ends the game as soon as the score is known
+/// and offers only the moves that do not lose at once.
+///
+/// A finished game, a side to move that can complete four at once, a side to
+/// move whose every move lets the opponent complete four, and a board with at
+/// most two empty cells left (nobody can win any more) are all terminal. The
+/// outcome is then the exact score: [`Outcome::Draw`] for 0, otherwise an
+/// [`Outcome::Payoff`] from [`Player::First`]'s point of view (see the
+/// [module documentation](self) for the scores).
+///
+/// Otherwise the moves are the non-losing columns, centre first, and
+/// [`order_hint`](Game::order_hint) counts the threats each creates. Only
+/// those moves are legal in the view ([`try_play`](Game::try_play) rejects the
+/// others).
+///
+/// ```
+/// use games_small::connect4::Connect4;
+/// use games_small::solver::SolverView;
+/// use search_core::{Game, Outcome, Status};
+///
+/// // The first player (to move) completes four at once, with its 4th disc.
+/// let v = SolverView::new(Connect4::from_moves(7, 6, "445566")?);
+/// assert_eq!(v.status(), Status::Over(Outcome::Payoff(18.0)));
+/// // The second player must block column 3 or 7 and loses the other.
+/// let v = SolverView::new(Connect4::from_moves(7, 6, "44556")?);
+/// assert_eq!(v.status(), Status::Over(Outcome::Payoff(18.0)));
+/// // Otherwise: the non-losing moves, centre first.
+/// let v = SolverView::new(Connect4::from_moves(7, 6, "4455")?);
+/// let mut moves = Vec::new();
+/// assert_eq!(v.generate(&mut moves), Status::Ongoing);
+/// assert_eq!(moves, [3, 2, 5]); // columns 4, 3 and 6 (1-based): else 3 open
+/// # Ok::<(), search_core::GameError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SolverView {
+    pos: Connect4,
+}
+
+impl SolverView {
+    /// The view of `pos` (any position, finished or not).
+    #[inline]
+    pub fn new(pos: Connect4) -> Self {
+        SolverView { pos }
+    }
+
+    /// The underlying position.
+    #[inline]
+    pub fn position(&self) -> &Connect4 {
+        &self.pos
+    }
+
+    #[inline]
+    fn cells(&self) -> u32 {
+        (self.pos.width() * self.pos.height()) as u32
+    }
+
+    /// Decides the position without search if it can.
+    #[inline]
+    fn verdict(&self) -> Verdict {
+        let p = &self.pos;
+        let (cells, n) = (self.cells(), p.moves_played());
+        if p.winner().is_some() {
+            // The side that moved last completed four with the disc that made
+            // the count `n`.
+            return Verdict::Decided(-win_score(cells, n - 1));
+        }
+        if p.is_full() {
+            return Verdict::Decided(0);
+        }
+        if p.can_win_next() {
+            return Verdict::Decided(win_score(cells, n));
+        }
+        let safe = p.possible_non_losing_moves();
+        if safe == 0 {
+            return Verdict::Decided(-win_score(cells, n + 1));
+        }
+        if n + 2 >= cells {
+            // Our disc cannot win (checked above) nor let the opponent win
+            // with the last cell (it is non-losing): a draw.
+            return Verdict::Decided(0);
+        }
+        Verdict::Open(safe)
+    }
+
+    /// Bounds `(lo, hi)` on the exact score for the side to move, without
+    /// search. Both equal the score when the position is decided. Otherwise
+    /// the side to move cannot win with its next disc, and the opponent
+    /// cannot win with its next one (some move does not lose at once), so
+    /// `lo = −⌊(W·H − 2 − n)/2⌋` and `hi = ⌊(W·H − 1 − n)/2⌋` with `n` discs on
+    /// the board.
+    ///
+    /// ```
+    /// use games_small::connect4::Connect4;
+    /// use games_small::solver::SolverView;
+    /// assert_eq!(SolverView::new(Connect4::standard()).score_bounds(), (-20, 20));
+    /// let decided = SolverView::new(Connect4::from_moves(7, 6, "445566")?);
+    /// assert_eq!(decided.score_bounds(), (18, 18));
+    /// # Ok::<(), search_core::GameError>(())
+    /// ```
+    #[inline]
+    pub fn score_bounds(&self) -> (i32, i32) {
+        match self.verdict() {
+            Verdict::Decided(s) => (s, s),
+            Verdict::Open(_) => {
+                let (cells, n) = (self.cells(), self.pos.moves_played());
+                (-win_score(cells, n + 3), win_score(cells, n + 2))
+            }
+        }
+    }
+}
+
+impl Game for SolverView {
+    type Move = Column;
+
+    #[inline]
+    fn turn(&self) -> Turn {
+        self.pos.turn()
+    }
+
+    #[inline]
+    fn generate(&self, moves: &mut Vec<Column>) -> Status {
+        match self.verdict() {
+            Verdict::Decided(0) => Status::Over(Outcome::Draw),
+            Verdict::Decided(s) => {
+                let first = self.pos.to_move().sign() * f64::from(s);
+                Status::Over(Outcome::Payoff(first))
+            }
+            Verdict::Open(safe) => {
+                for i in 0..self.pos.width() {
+                    let col = self.pos.column_order(i);
+                    if safe & self.pos.column_mask(col) != 0 {
+                        moves.push(col);
+                    }
+                }
+                Status::Ongoing
+            }
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, col: Column) {
+        self.pos.play(col);
+    }
+
+    fn write_move(&self, col: Column, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.pos.write_move(col, f)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Column, GameError> {
+        self.pos.parse_move(text)
+    }
+
+    #[inline]
+    fn hash_key(&self) -> Option<u64> {
+        self.pos.hash_key()
+    }
+
+    /// The number of threats (cells that would complete four) the side to
+    /// move holds after playing `col`.
+    #[inline]
+    fn order_hint(&self, col: Column) -> i32 {
+        let cell = self.pos.possible() & self.pos.column_mask(col);
+        self.pos.threats_after(cell) as i32
+    }
+}
+
+/// The solver's evaluator: exact scores only, and score bounds at every
+/// node.
+///
+/// - [`terminal_value`](Evaluator::terminal_value) turns the score a
+///   [`SolverView`] reports as its outcome ([`Outcome::Payoff`], first
+///   player's view) to the node's point of view; it never depends on the ply.
+///   (A bare [`Outcome::Win`], which the view never reports, is worth
+///   `±WIN_SCORE`.)
+/// - [`node_bounds`](Evaluator::node_bounds) is
+///   [`SolverView::score_bounds`].
+/// - [`evaluate`](Evaluator::evaluate) is 0: the solver has no depth limit,
+///   so it is never called.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SolverEval;
+
+impl Evaluator<SolverView> for SolverEval {
+    const PERSPECTIVE: Perspective = Perspective::SideToMove;
+
+    fn evaluate(&self, _state: &SolverView) -> f64 {
+        0.0
+    }
+
+    #[inline]
+    fn terminal_value(&self, outcome: Outcome, player: Player, _ply: u32) -> f64 {
+        match outcome {
+            Outcome::Win(_) => outcome.value_for(player, WIN_SCORE),
+            Outcome::Draw | Outcome::Payoff(_) => outcome.value_for(player, 0.0),
+        }
+    }
+
+    #[inline]
+    fn node_bounds(&self, state: &SolverView, player: Player, _ply: u32) -> Option<(f64, f64)> {
+        let (lo, hi) = state.score_bounds();
+        let (lo, hi) = if state.pos.to_move() == player {
+            (lo, hi)
+        } else {
+            (-hi, -lo)
+        };
+        Some((f64::from(lo), f64::from(hi)))
+    }
+}
+
+/// The result of [`Solver::solve`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Solved {
+    /// The score for the side to move (see the [module documentation](self));
+    /// for [`Solver::weak_solve`], only its sign: 1, 0 or −1.
+    pub score: i32,
+    /// Nodes visited, summed over the null-window probes (0 if the position
+    /// was decided without search).
+    pub nodes: u64,
+    /// Null-window probes run.
+    pub probes: u32,
+    /// Wall-clock time in microseconds.
+    pub micros: u64,
+}
+
+/// The transposition-table size of [`Solver::new`], in MiB.
+pub const DEFAULT_TABLE_MIB: usize = 64;
+
+/// A strong (exact score) and weak (win/draw/loss) connect-4 solver for one
+/// board size.
+///
+/// It owns one [`Search`] (the [`Minimax`] rule on [`SolverView`] and
+/// [`SolverEval`], with a transposition table and no depth limit, iterative
+/// deepening or quiescence) and reuses its table across the null-window
+/// probes of a solve and across solves: every stored value is an exact bound
+/// on a position's score, valid whatever the root. [`reset`](Self::reset)
+/// empties the table.
+///
+/// ```
+/// use games_small::connect4::Connect4;
+/// use games_small::solver::Solver;
+/// let mut solver = Solver::with_table_mib(7, 6, 4)?;
+/// let p = Connect4::from_moves(7, 6, "2252576253462244111563365343671351441")?;
+/// let solved = solver.solve(&p)?;
+/// assert_eq!(solved.score, -1);
+/// assert_eq!(solver.weak_solve(&p)?.score, -1);
+/// # Ok::<(), search_core::GameError>(())
+/// ```
+#[derive(Debug)]
+pub struct Solver {
+    width: usize,
+    height: usize,
+    search: Search<SolverView, SolverEval, Minimax>,
+}
+
+impl Solver {
+    /// A solver for `width × height` boards with a
+    /// [`DEFAULT_TABLE_MIB`]-MiB transposition table.
+    ///
+    /// Errors: a board size [`Connect4::new`] rejects.
+    pub fn new(width: usize, height: usize) -> Result<Self, ParamError> {
+        Self::with_table_mib(width, height, DEFAULT_TABLE_MIB)
+    }
+
+    /// A solver with a `mib`-MiB transposition table (at least 1).
+    ///
+    /// Errors: a board size [`Connect4::new`] rejects; `mib` = 0.
+    pub fn with_table_mib(width: usize, height: usize, mib: usize) -> Result<Self, ParamError> {
+        Connect4::new(width, height)?;
+        if mib == 0 {
+            return Err(ParamError::new(
+                "table_mib",
+                "the solver needs a table: must be >= 1",
+            ));
+        }
+        let options = Options {
+            tt_mib: mib,
+            // Every node is searched to the end of the game, so the remaining
+            // depth of a position is fixed by the root (connect-4 positions
+            // have a fixed disc count): entries of the same root always match.
+            tt_depth: TtDepth::Exact,
+            game_ordering: true,
+            ..Options::plain_alpha_beta()
+        };
+        let search = Search::new(Minimax, SolverEval, options);
+        Ok(Solver {
+            width,
+            height,
+            search,
+        })
+    }
+
+    /// The board width this solver accepts.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The board height this solver accepts.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Empties the transposition table (so that the next solve's node count
+    /// does not depend on earlier solves).
+    pub fn reset(&mut self) {
+        self.search.clear();
+    }
+
+    /// The exact score of `pos` for the side to move.
+    ///
+    /// Errors: [`GameError::Param`] if `pos` is not of this solver's size;
+    /// [`GameError::GameOver`] if the game is over (someone has four, or the
+    /// board is full).
+    pub fn solve(&mut self, pos: &Connect4) -> Result<Solved, GameError> {
+        self.run(pos, false)
+    }
+
+    /// Whether the side to move wins (score 1), draws (0) or loses (−1):
+    /// the sign of [`solve`](Self::solve)'s score, proved with fewer nodes.
+    ///
+    /// Errors: as [`solve`](Self::solve).
+    pub fn weak_solve(&mut self, pos: &Connect4) -> Result<Solved, GameError> {
+        self.run(pos, true)
+    }
+
+    fn run(&mut self, pos: &Connect4, weak: bool) -> Result<Solved, GameError> {
+        if (pos.width(), pos.height()) != (self.width, self.height) {
+            let reason = format!(
+                "a {}×{} position given to a {}×{} solver",
+                pos.width(),
+                pos.height(),
+                self.width,
+                self.height
+            );
+            return Err(ParamError::new("position", reason).into());
+        }
+        if pos.winner().is_some() || pos.is_full() {
+            return Err(GameError::GameOver);
+        }
+        let start = Instant::now();
+        let view = SolverView::new(*pos);
+        let (mut lo, mut hi) = view.score_bounds();
+        if weak {
+            (lo, hi) = (lo.clamp(-1, 1), hi.clamp(-1, 1));
+        }
+        let (mut nodes, mut probes) = (0, 0);
+        while lo < hi {
+            let pivot = probe_pivot(lo, hi);
+            let found = self
+                .search
+                .run_with_window(&view, Window::new(pivot.into(), f64::from(pivot) + 1.0))?;
+            nodes += found.stats.nodes;
+            probes += 1;
+            debug_assert!(found.value.fract() == 0.0, "scores are integers");
+            // Fail-soft: a bound on the score. A weak solve clamps it.
+            let v = found.value as i32;
+            if v <= pivot {
+                hi = v.max(lo);
+            } else {
+                lo = v.min(hi);
+            }
+        }
+        Ok(Solved {
+            score: lo,
+            nodes,
+            probes,
+            micros: start.elapsed().as_micros() as u64,
+        })
+    }
+}
+
+/// The pivot of the next null-window probe of `[lo, hi]` (`lo < hi`): the
+/// middle, unless half of the bound on the middle's side of 0 lies further
+/// out, in which case that half. Scores cluster near 0 and a probe far from
+/// the score is answered quickly (a quick win or loss is refuted at once), so
+/// the first probes cut the interval cheaply and the expensive probes near
+/// the score come last (Pons' order). The probe asks whether the score
+/// exceeds the pivot, which is in `lo..hi`.
+#[inline]
+fn probe_pivot(lo: i32, hi: i32) -> i32 {
+    let mid = lo + (hi - lo).div_euclid(2);
+    if mid <= 0 && lo / 2 < mid {
+        lo / 2
+    } else if mid >= 0 && hi / 2 > mid {
+        hi / 2
+    } else {
+        mid
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn win_scores_follow_the_convention() {
+        // 7 × 6: winning with one's k-th disc scores 22 − k.
+        assert_eq!(win_score(42, 0), 21); // first player's 1st disc
+        assert_eq!(win_score(42, 1), 21); // second player's 1st disc
+        assert_eq!(win_score(42, 40), 1); // first player's 21st disc
+        assert_eq!(win_score(42, 41), 1); // second player's 21st disc
+        // Odd number of cells (5 × 5): the first player has 13 discs.
+        assert_eq!(win_score(25, 0), 13);
+        assert_eq!(win_score(25, 24), 1);
+        assert_eq!(win_score(25, 23), 1);
+    }
+
+    #[test]
+    fn pivots_stay_inside_the_interval() {
+        for lo in -21..=21 {
+            for hi in lo + 1..=21 {
+                let p = probe_pivot(lo, hi);
+                assert!(lo <= p && p < hi, "[{lo}, {hi}] → {p}");
+            }
+        }
+        assert_eq!(probe_pivot(-20, 20), -10);
+        assert_eq!(probe_pivot(-3, 20), 10);
+        assert_eq!(probe_pivot(-20, 2), -10);
+        assert_eq!(probe_pivot(0, 20), 10);
+        assert_eq!(probe_pivot(-1, 1), 0);
+        assert_eq!(probe_pivot(0, 1), 0);
+        assert_eq!(probe_pivot(-1, 0), -1);
+    }
+}

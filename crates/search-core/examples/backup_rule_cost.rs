@@ -1,0 +1,63 @@
+//! Cost per node of each backup rule against full-width minimax, on the
+//! same fixed random tree (arc-sum values, so static values are
+//! meaningful at every node), searched one ply short of its leaves so that
+//! the search's leaves are horizon nodes valued statically.
+//!
+//! ```text
+//! cargo run --release -p search-core --example backup_rule_cost [branching depth repetitions]
+//! ```
+//!
+//! Prints, for each rule, the nodes visited, the best time over the
+//! repetitions, nanoseconds per node and the ratio to minimax's.
+
+use std::time::{Duration, Instant};
+
+use search_core::GameError;
+use search_core::backup::{Backup, Emm, Iom, LinearBonus, MAndN, Minimax, Predictive, Product};
+use search_core::search::{Options, Search};
+use search_core::tree::{LeafModel, RandomTree, RandomTreeEval};
+
+/// Runs `rule` `reps` times and returns (nodes, best wall time).
+fn time<R: Backup<RandomTree>>(rule: R, options: Options, tree: &RandomTree, reps: u32) -> Result<(u64, Duration), GameError> {
+    let eval = RandomTreeEval::for_tree(tree);
+    let mut search = Search::new(rule, eval, options).depth(u32::from(tree.depth()) - 1);
+    let mut best = Duration::MAX;
+    let mut nodes = 0;
+    for _ in 0..reps {
+        let start = Instant::now();
+        let r = search.run(tree)?;
+        best = best.min(start.elapsed());
+        nodes = r.stats.nodes;
+    }
+    Ok((nodes, best))
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<u32> = std::env::args().skip(1).map(|a| a.parse()).collect::<Result<_, _>>()?;
+    let (b, d, reps) = match args[..] {
+        [b, d, r] => (b, d, r),
+        [] => (6, 7, 7),
+        _ => return Err("usage: backup_rule_cost [branching depth repetitions]".into()),
+    };
+    let tree = RandomTree::new(2024, u8::try_from(b)?, u8::try_from(d + 1)?, LeafModel::ArcSum { max_arc: 10 })?;
+    let full = Options::full_width;
+    let rows: Vec<(&str, (u64, Duration))> = vec![
+        ("minimax", time(Minimax, full(), &tree, reps)?),
+        ("iom", time(Iom::new(), full(), &tree, reps)?),
+        ("emm T=5", time(Emm::with_temperature(5.0)?, full(), &tree, reps)?),
+        ("predictive ps=0.5", time(Predictive::new(0.5)?, full(), &tree, reps)?),
+        ("m&n 2,2", time(MAndN::new(2, 2, LinearBonus::new(1.0, 4.0)?)?, full(), &tree, reps)?),
+        ("product T=5", time(Product::new(5.0)?, full(), &tree, reps)?),
+        ("piom (plain alpha-beta)", time(Iom::new(), Options::plain_alpha_beta(), &tree, reps)?),
+        ("alpha-beta (plain)", time(Minimax, Options::plain_alpha_beta(), &tree, reps)?),
+    ];
+    let per_node = |(n, t): (u64, Duration)| t.as_secs_f64() * 1e9 / n as f64;
+    let base = per_node(rows[0].1);
+    println!("tree: branching {b}, searched {d} plies deep (horizon leaves), arc-sum 0..=10; best of {reps} runs");
+    println!("{:<26} {:>10} {:>10} {:>9} {:>8}", "rule", "nodes", "ms", "ns/node", "ratio");
+    for (name, (n, t)) in rows {
+        let ns = per_node((n, t));
+        println!("{name:<26} {n:>10} {:>10.2} {ns:>9.2} {:>8.2}", t.as_secs_f64() * 1e3, ns / base);
+    }
+    Ok(())
+}

@@ -1,0 +1,181 @@
+//! Policy agents: a search for root move scores, a distribution over them,
+//! and a draw from the agent's RNG.
+
+use rand::RngCore;
+
+use crate::agent::{Agent, sample_index};
+use crate::backup::Backup;
+use crate::backup::rminimax::{CostModel, Rminimax, invalid_costs};
+use crate::error::{GameError, ParamError};
+use crate::eval::Evaluator;
+use crate::game::Game;
+use crate::policy::distribution::{EpsilonGreedy, MoveDistribution, Softmax};
+use crate::search::{Bound, Limits, Options, Search};
+
+/// Plays by sampling a [`MoveDistribution`] over the root move scores of a
+/// [`Search`]. All randomness comes from the RNG passed to
+/// [`choose`](Agent::choose).
+///
+/// The scores must be exact: search full width ([`Options::full_width`]) or
+/// with a rule that never prunes; a root move with only a bound is an error.
+///
+/// ```
+/// use search_core::{Agent, rng};
+/// use search_core::backup::rminimax::UtilityCosts;
+/// use search_core::policy::rminimax_agent;
+/// use search_core::search::Limits;
+/// use search_core::tree::{LiteralEval, LiteralTree};
+///
+/// let t: LiteralTree = "min(1, max(2), max(98, 99, 100))".parse()?;
+/// let mut ai = rminimax_agent(1.0, UtilityCosts::default(), LiteralEval, Limits::default())?;
+/// let p = ai.distribution(&t)?;
+/// assert!((p.iter().map(|m| m.1).sum::<f64>() - 1.0).abs() < 1e-12);
+/// assert!(p[0].1 > p[1].1 && p[1].1 > p[2].1);
+/// let mv = ai.choose(&t, &mut rng::seeded(7))?;
+/// assert!(mv < 3);
+/// # Ok::<(), search_core::GameError>(())
+/// ```
+#[derive(Debug)]
+pub struct PolicyAgent<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistribution> {
+    search: Search<G, E, R>,
+    dist: D,
+    probs: Vec<f64>,
+}
+
+impl<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistribution> PolicyAgent<G, E, R, D> {
+    /// An agent sampling `dist` over the root scores of `search`.
+    pub fn new(search: Search<G, E, R>, dist: D) -> Self {
+        PolicyAgent {
+            search,
+            dist,
+            probs: Vec::new(),
+        }
+    }
+
+    /// The underlying search.
+    pub fn search(&mut self) -> &mut Search<G, E, R> {
+        &mut self.search
+    }
+
+    /// The distribution.
+    pub fn dist(&self) -> &D {
+        &self.dist
+    }
+
+    /// Every root move of `state` with its probability (summing to one).
+    ///
+    /// Errors: the game is over; a search error; NaN scores (an invalid
+    /// arc cost); inexact (pruned) root scores.
+    pub fn distribution(&mut self, state: &G) -> Result<Vec<(G::Move, f64)>, GameError> {
+        self.fill(state)
+            .map(|moves| moves.into_iter().zip(self.probs.iter().copied()).collect())
+    }
+
+    fn fill(&mut self, state: &G) -> Result<Vec<G::Move>, GameError> {
+        let result = self.search.run(state)?;
+        if result.root_moves.iter().any(|m| m.score.is_nan()) {
+            return Err(invalid_costs().into());
+        }
+        if result.root_moves.iter().any(|m| m.bound != Bound::Exact) || !result.complete {
+            return Err(ParamError::new(
+                "options",
+                "a policy needs exact root scores: search full width",
+            )
+            .into());
+        }
+        if result.root_moves.is_empty() {
+            return Err(GameError::GameOver);
+        }
+        let scores: Vec<f64> = result.root_moves.iter().map(|m| m.score).collect();
+        self.dist.distribution(&scores, &mut self.probs);
+        Ok(result.root_moves.iter().map(|m| m.mv).collect())
+    }
+}
+
+impl<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistribution> Agent<G>
+    for PolicyAgent<G, E, R, D>
+{
+    fn name(&self) -> String {
+        format!("{} / {}", self.search.rule().name(), self.dist.name())
+    }
+
+    fn choose(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<G::Move, GameError> {
+        let moves = self.fill(state)?;
+        Ok(moves[sample_index(&self.probs, rng)])
+    }
+
+    fn reset(&mut self) {
+        self.search.clear();
+    }
+}
+
+/// The Rminimax player: [`Rminimax`] with θ and `costs` (full width, within
+/// `limits`), sampling eq. (10) (a [`Softmax`] with the same θ over the
+/// root scores `−(c + V)`).
+pub type RminimaxAgent<G, E, C> = PolicyAgent<G, E, Rminimax<C>, Softmax>;
+
+/// An [`RminimaxAgent`]. Each player of a match can have its own, with its
+/// own θ (the paper's experiments randomize both players).
+///
+/// Errors: θ NaN or `≤ 0`.
+pub fn rminimax_agent<G, E, C>(
+    theta: f64,
+    costs: C,
+    eval: E,
+    limits: Limits,
+) -> Result<RminimaxAgent<G, E, C>, ParamError>
+where
+    G: Game,
+    E: Evaluator<G>,
+    C: CostModel,
+{
+    let rule = Rminimax::with_costs(theta, costs)?;
+    Ok(PolicyAgent::new(
+        Search::new(rule, eval, Options::full_width()).limits(limits),
+        Softmax::new(theta)?,
+    ))
+}
+
+/// ε-greedy as in the paper's footnote 2 over the minimax cost-to-go under
+/// `costs` (Rminimax at θ = +∞): the optimal moves share ε.
+///
+/// Errors: ε outside `[0, 1]`.
+pub fn epsilon_greedy_agent<G, E, C>(
+    epsilon: f64,
+    costs: C,
+    eval: E,
+    limits: Limits,
+) -> Result<PolicyAgent<G, E, Rminimax<C>, EpsilonGreedy>, ParamError>
+where
+    G: Game,
+    E: Evaluator<G>,
+    C: CostModel,
+{
+    let rule = Rminimax::with_costs(f64::INFINITY, costs)?;
+    Ok(PolicyAgent::new(
+        Search::new(rule, eval, Options::full_width()).limits(limits),
+        EpsilonGreedy::new(epsilon)?,
+    ))
+}
+
+/// Boltzmann exploration over the one-step backed-up minimax costs
+/// (`p ∝ exp(−θ (c + V_minimax))`).
+///
+/// Errors: θ NaN or `≤ 0`.
+pub fn boltzmann_agent<G, E, C>(
+    theta: f64,
+    costs: C,
+    eval: E,
+    limits: Limits,
+) -> Result<PolicyAgent<G, E, Rminimax<C>, Softmax>, ParamError>
+where
+    G: Game,
+    E: Evaluator<G>,
+    C: CostModel,
+{
+    let rule = Rminimax::with_costs(f64::INFINITY, costs)?;
+    Ok(PolicyAgent::new(
+        Search::new(rule, eval, Options::full_width()).limits(limits),
+        Softmax::new(theta)?,
+    ))
+}

@@ -1,0 +1,205 @@
+//! Move distributions: root move scores (larger is better for the mover) to
+//! probabilities.
+
+use crate::backup::rminimax::check_theta;
+use crate::error::ParamError;
+
+/// Turns move scores (larger is better for the player to move, as in
+/// [`RootMove::score`](crate::search::RootMove::score)) into move
+/// probabilities.
+///
+/// "Optimal" moves are those whose score equals the maximum exactly (ties
+/// share; scores of integer-cost trees are exact in `f64`).
+///
+/// ```
+/// use search_core::policy::{EpsilonGreedy, Greedy, MoveDistribution, Softmax};
+/// let scores = [1.0, 3.0, 3.0, 0.0];
+/// let mut p = Vec::new();
+/// Greedy.distribution(&scores, &mut p);
+/// assert_eq!(p, [0.0, 0.5, 0.5, 0.0]);
+/// EpsilonGreedy::new(0.75)?.distribution(&scores, &mut p);
+/// assert_eq!(p, [0.125, 0.375, 0.375, 0.125]);
+/// Softmax::new(f64::INFINITY)?.distribution(&scores, &mut p);
+/// assert_eq!(p, [0.0, 0.5, 0.5, 0.0]);
+/// # Ok::<(), search_core::ParamError>(())
+/// ```
+pub trait MoveDistribution {
+    /// Replaces the contents of `out` by one probability per score. The
+    /// scores must not be NaN (callers check); empty scores give an empty
+    /// distribution.
+    fn distribution(&self, scores: &[f64], out: &mut Vec<f64>);
+
+    /// A short name for reports.
+    fn name(&self) -> String;
+}
+
+fn best_and_count(scores: &[f64]) -> (f64, usize) {
+    let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (best, scores.iter().filter(|&&s| s == best).count())
+}
+
+/// Plays an optimal move; optimal moves share the probability equally.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Greedy;
+
+impl MoveDistribution for Greedy {
+    fn distribution(&self, scores: &[f64], out: &mut Vec<f64>) {
+        out.clear();
+        let (best, n) = best_and_count(scores);
+        out.extend(
+            scores
+                .iter()
+                .map(|&s| if s == best { 1.0 / n as f64 } else { 0.0 }),
+        );
+    }
+
+    fn name(&self) -> String {
+        "greedy".into()
+    }
+}
+
+/// The Boltzmann (softmax) distribution `pᵢ ∝ exp(θ sᵢ)`, computed as
+/// `exp(θ (sᵢ − max s))` so it never overflows. θ = +∞ is [`Greedy`].
+///
+/// On Rminimax root scores `sᵢ = −(cᵢ + Vᵢ)` with the rule's θ it is the
+/// Rminimax policy, eq. (10) (the soft minimum over costs). On one-step
+/// backed-up minimax values it is Boltzmann exploration.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Softmax {
+    theta: f64,
+}
+
+impl Softmax {
+    /// Inverse temperature `theta > 0` (or +∞). Errors on NaN or `≤ 0`.
+    pub fn new(theta: f64) -> Result<Self, ParamError> {
+        Ok(Softmax {
+            theta: check_theta(theta)?,
+        })
+    }
+
+    /// The inverse temperature.
+    pub fn theta(&self) -> f64 {
+        self.theta
+    }
+}
+
+impl MoveDistribution for Softmax {
+    fn distribution(&self, scores: &[f64], out: &mut Vec<f64>) {
+        if self.theta == f64::INFINITY {
+            return Greedy.distribution(scores, out);
+        }
+        out.clear();
+        let (best, _) = best_and_count(scores);
+        out.extend(scores.iter().map(|&s| (self.theta * (s - best)).exp()));
+        let total: f64 = out.iter().sum();
+        out.iter_mut().for_each(|p| *p /= total);
+    }
+
+    fn name(&self) -> String {
+        format!("softmax θ={}", self.theta)
+    }
+}
+
+/// ε-greedy exactly as the Rminimax paper's footnote 2: the `n` optimal
+/// moves share probability ε (ε/n each) and the `m` others share `1 − ε`
+/// (`(1 − ε)/m` each); if every move is optimal (`m = 0`) each gets `1/n`.
+///
+/// Note that the paper's ε is the probability of the *optimal* moves (the
+/// textbook ε-greedy explores with probability ε instead).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EpsilonGreedy {
+    epsilon: f64,
+}
+
+impl EpsilonGreedy {
+    /// ε within `[0, 1]`. Errors otherwise (NaN included).
+    ///
+    /// ```
+    /// use search_core::policy::EpsilonGreedy;
+    /// assert!(EpsilonGreedy::new(1.5).is_err());
+    /// ```
+    pub fn new(epsilon: f64) -> Result<Self, ParamError> {
+        Ok(EpsilonGreedy {
+            epsilon: ParamError::probability("epsilon", epsilon)?,
+        })
+    }
+
+    /// ε, the probability of the optimal moves.
+    pub fn epsilon(&self) -> f64 {
+        self.epsilon
+    }
+}
+
+impl MoveDistribution for EpsilonGreedy {
+    fn distribution(&self, scores: &[f64], out: &mut Vec<f64>) {
+        out.clear();
+        let (best, n) = best_and_count(scores);
+        let m = scores.len() - n;
+        let (opt, other) = if m == 0 {
+            (1.0 / n as f64, 0.0)
+        } else {
+            (self.epsilon / n as f64, (1.0 - self.epsilon) / m as f64)
+        };
+        out.extend(scores.iter().map(|&s| if s == best { opt } else { other }));
+    }
+
+    fn name(&self) -> String {
+        format!("epsilon-greedy ε={}", self.epsilon)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sums_to_one(p: &[f64]) -> bool {
+        (p.iter().sum::<f64>() - 1.0).abs() < 1e-12 && p.iter().all(|&x| x >= 0.0)
+    }
+
+    #[test]
+    fn distributions_sum_to_one() {
+        let cases: [&[f64]; 4] = [
+            &[0.0],
+            &[1.0, 1.0, 1.0],
+            &[-1e6, 0.0, 1e6, 1e6],
+            &[3.5, -2.0, 0.25],
+        ];
+        let dists: Vec<Box<dyn MoveDistribution>> = vec![
+            Box::new(Greedy),
+            Box::new(Softmax::new(1e-6).unwrap()),
+            Box::new(Softmax::new(1e6).unwrap()),
+            Box::new(EpsilonGreedy::new(0.3).unwrap()),
+            Box::new(EpsilonGreedy::new(0.0).unwrap()),
+        ];
+        let mut p = Vec::new();
+        for d in &dists {
+            for s in cases {
+                d.distribution(s, &mut p);
+                assert_eq!(p.len(), s.len());
+                assert!(sums_to_one(&p), "{} {s:?} {p:?}", d.name());
+            }
+        }
+    }
+
+    #[test]
+    fn epsilon_greedy_footnote() {
+        let mut p = Vec::new();
+        let e = EpsilonGreedy::new(0.75).unwrap();
+        e.distribution(&[5.0, 1.0, 5.0], &mut p);
+        assert_eq!(p, [0.375, 0.25, 0.375]);
+        e.distribution(&[2.0, 2.0], &mut p); // m = 0
+        assert_eq!(p, [0.5, 0.5]);
+        e.distribution(&[2.0], &mut p);
+        assert_eq!(p, [1.0]);
+    }
+
+    #[test]
+    fn softmax_is_boltzmann_and_validated() {
+        let mut p = Vec::new();
+        Softmax::new(0.5).unwrap().distribution(&[0.0, 2.0], &mut p);
+        assert!((p[1] - 1.0 / (1.0 + (-1.0f64).exp())).abs() < 1e-15);
+        assert!(Softmax::new(0.0).is_err());
+        assert!(Softmax::new(f64::NAN).is_err());
+        assert!(EpsilonGreedy::new(f64::NAN).is_err());
+    }
+}
