@@ -22,7 +22,8 @@ fn bench_search(c: &mut Criterion) {
         ];
         for (driver, options) in drivers {
             // Nodes are counted once, outside the timing, for the throughput.
-            let nodes = Search::new(Minimax, RandomTreeEval::default(), options.clone()).run(&tree).unwrap().stats.nodes;
+            let nodes =
+                Search::new(Minimax, RandomTreeEval::default(), options.clone()).run(&tree).unwrap().stats.nodes;
             group.throughput(Throughput::Elements(nodes));
             group.bench_function(format!("{driver}/{name}"), |b| {
                 b.iter(|| Search::new(Minimax, RandomTreeEval::default(), options.clone()).run(&tree).unwrap().value)

@@ -31,22 +31,37 @@ pub(crate) fn run(args: Args) -> TaskResult {
     let mut analysis = Search::new(Minimax, Connect4Eval::default(), options.clone()).depth(args.strong);
     let t = Instant::now();
     let r = analysis.run(&start)?;
-    println!("Connect-4 7x6, alpha-beta depth {} from the empty board ({:.0} ms):", args.strong, t.elapsed().as_secs_f64() * 1e3);
+    println!(
+        "Connect-4 7x6, alpha-beta depth {} from the empty board ({:.0} ms):",
+        args.strong,
+        t.elapsed().as_secs_f64() * 1e3
+    );
     for m in &r.root_moves {
         println!("  column {}  value {:>8.1}  ({:?})", start.move_string(m.mv), m.score, m.bound);
     }
     let pv: Vec<String> = {
         let mut s = start;
-        r.pv.iter().map(|&m| {
-            let text = s.move_string(m);
-            s.play(m);
-            text
-        }).collect()
+        r.pv.iter()
+            .map(|&m| {
+                let text = s.move_string(m);
+                s.play(m);
+                text
+            })
+            .collect()
     };
-    println!("  best {}, value {:.1}, pv {}", r.best.map_or("-".into(), |m| start.move_string(m)), r.value, pv.join(" "));
-    println!("  nodes {}, leaves {}, cutoffs {}, table cuts {}\n", r.stats.nodes, r.stats.leaves, r.stats.cutoffs, r.stats.tt_cuts);
+    println!(
+        "  best {}, value {:.1}, pv {}",
+        r.best.map_or("-".into(), |m| start.move_string(m)),
+        r.value,
+        pv.join(" ")
+    );
+    println!(
+        "  nodes {}, leaves {}, cutoffs {}, table cuts {}\n",
+        r.stats.nodes, r.stats.leaves, r.stats.cutoffs, r.stats.tt_cuts
+    );
 
-    let mut strong = SearchAgent::new(Search::new(Minimax, Connect4Eval::default(), options.clone()).depth(args.strong));
+    let mut strong =
+        SearchAgent::new(Search::new(Minimax, Connect4Eval::default(), options.clone()).depth(args.strong));
     let mut weak = SearchAgent::new(Search::new(Minimax, Connect4Eval::default(), options).depth(args.weak));
     let t = Instant::now();
     let record = play_match(&start, &mut strong, &mut weak, args.seed, None)?;
@@ -56,7 +71,14 @@ pub(crate) fn run(args: Args) -> TaskResult {
         moves.push_str(&board.move_string(m));
         board.play(m);
     }
-    println!("Game: depth {} (X) vs depth {} (O), seed {}: {} ({:.1} s)", args.strong, args.weak, args.seed, moves, t.elapsed().as_secs_f64());
+    println!(
+        "Game: depth {} (X) vs depth {} (O), seed {}: {} ({:.1} s)",
+        args.strong,
+        args.weak,
+        args.seed,
+        moves,
+        t.elapsed().as_secs_f64()
+    );
     println!("{board}");
     let result = match record.winner() {
         Some(Player::First) => format!("X (depth {}) wins", args.strong),

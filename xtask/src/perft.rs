@@ -35,26 +35,16 @@ pub(crate) fn run(args: Args) -> TaskResult {
         "tictactoe" => small_game(&games_small::TicTacToe::new(), "tic-tac-toe", args.depth),
         "connect4" => {
             let board = games_small::Connect4::new(args.width, args.height)?;
-            small_game(
-                &board,
-                &format!("connect-4 {}x{}", args.width, args.height),
-                args.depth,
-            )
+            small_game(&board, &format!("connect-4 {}x{}", args.width, args.height), args.depth)
         }
         "gobang" => {
-            let options = games_small::gobang::GobangOptions {
-                size: args.size,
-                radius: args.radius,
-                ..Default::default()
-            };
+            let options =
+                games_small::gobang::GobangOptions { size: args.size, radius: args.radius, ..Default::default() };
             let board = games_small::Gobang::with_options(options)?;
             let name = format!("gobang {0}x{0} radius {1}", args.size, args.radius);
             small_game(&board, &name, args.depth)
         }
-        other => Err(format!(
-            "unknown game {other:?}: expected tictactoe, connect4, gobang or chess"
-        )
-        .into()),
+        other => Err(format!("unknown game {other:?}: expected tictactoe, connect4, gobang or chess").into()),
     }
 }
 
@@ -64,10 +54,7 @@ fn small_game<G: search_core::Game>(start: &G, name: &str, depth: u32) -> TaskRe
     let t = std::time::Instant::now();
     let leaves = search_core::perft(start, depth);
     let secs = t.elapsed().as_secs_f64();
-    println!(
-        "{name}, depth {depth}: {secs:.3} s, {:.1} M leaves/s",
-        leaves as f64 / secs.max(1e-9) / 1e6
-    );
+    println!("{name}, depth {depth}: {secs:.3} s, {:.1} M leaves/s", leaves as f64 / secs.max(1e-9) / 1e6);
     println!("{leaves}");
     Ok(())
 }

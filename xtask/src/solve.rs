@@ -60,9 +60,9 @@ pub(crate) fn run(args: Args) -> TaskResult {
     }
     let mut solver = Solver::with_table_mib(args.width, args.height, args.table_mib)?;
     let input: Box<dyn BufRead> = match &args.file {
-        Some(path) => Box::new(BufReader::new(
-            File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?,
-        )),
+        Some(path) => {
+            Box::new(BufReader::new(File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?))
+        }
         None => Box::new(io::stdin().lock()),
     };
     let mut out = io::stdout().lock();
@@ -117,11 +117,7 @@ pub(crate) fn run(args: Args) -> TaskResult {
     out.flush()?;
     report(&sum);
     if sum.mismatches > 0 || sum.malformed > 0 {
-        return Err(format!(
-            "{} mismatched score(s), {} malformed line(s)",
-            sum.mismatches, sum.malformed
-        )
-        .into());
+        return Err(format!("{} mismatched score(s), {} malformed line(s)", sum.mismatches, sum.malformed).into());
     }
     Ok(())
 }
@@ -132,10 +128,7 @@ fn parse_line(text: &str, width: usize, height: usize) -> Result<(Connect4, Opti
     let moves = fields.next().unwrap_or("");
     let expected = match fields.next() {
         None => None,
-        Some(s) => Some(
-            s.parse::<i32>()
-                .map_err(|_| format!("expected score {s:?} is not an integer"))?,
-        ),
+        Some(s) => Some(s.parse::<i32>().map_err(|_| format!("expected score {s:?} is not an integer"))?),
     };
     if let Some(extra) = fields.next() {
         return Err(format!("unexpected {extra:?} after the expected score"));

@@ -201,6 +201,12 @@ impl Default for ChessGame {
 }
 
 impl Game for ChessGame {
+    /// Any repetition below the search root counts as a draw (see the
+    /// inherent [`ChessGame::mark_search_root`]).
+    fn mark_search_root(&mut self) {
+        ChessGame::mark_search_root(self);
+    }
+
     type Move = Move;
 
     #[inline]

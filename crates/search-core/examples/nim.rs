@@ -61,7 +61,16 @@ impl Game for Nim {
     }
 
     fn hash_key(&self) -> Option<u64> {
-        let h = u64::from_le_bytes([self.heaps[0], self.heaps[1], self.heaps[2], self.heaps[3], 0, 0, 0, self.to_move as u8]);
+        let h = u64::from_le_bytes([
+            self.heaps[0],
+            self.heaps[1],
+            self.heaps[2],
+            self.heaps[3],
+            0,
+            0,
+            0,
+            self.to_move as u8,
+        ]);
         Some(search_core::rng::splitmix64(h))
     }
 
@@ -86,7 +95,13 @@ fn play(seed: u64) -> Result<(Option<Player>, Vec<String>), GameError> {
     let start = Nim::new([3, 4, 5, 1]);
     let search = Search::new(Minimax, OutcomeOnly::default(), Options::default());
     let mut ai = SearchAgent::new(search);
-    println!("{} vs {}, heaps {:?}, nim-sum {}", ai.name(), Agent::<Nim>::name(&RandomAgent), start.heaps, start.nim_sum());
+    println!(
+        "{} vs {}, heaps {:?}, nim-sum {}",
+        ai.name(),
+        Agent::<Nim>::name(&RandomAgent),
+        start.heaps,
+        start.nim_sum()
+    );
     let record = play_match(&start, &mut ai, &mut RandomAgent, seed, None)?;
     let mut state = start;
     let moves = record

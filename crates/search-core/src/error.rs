@@ -42,12 +42,7 @@ impl GameError {
     /// let e = GameError::parse("move", "z9", 0, "unknown column");
     /// assert!(e.to_string().contains("unknown column"));
     /// ```
-    pub fn parse(
-        what: &'static str,
-        input: impl Into<String>,
-        position: usize,
-        reason: impl Into<String>,
-    ) -> Self {
+    pub fn parse(what: &'static str, input: impl Into<String>, position: usize, reason: impl Into<String>) -> Self {
         GameError::Parse { what, input: input.into(), position, reason: reason.into() }
     }
 

@@ -255,6 +255,13 @@ pub trait Game: Clone {
         false
     }
 
+    /// Called once on a copy of the root before a search starts from it
+    /// (by [`Search::run`](crate::search::Search::run)). Games whose rules
+    /// depend on the search root use it, e.g. chess scoring any repetition
+    /// below the root as a draw. The default does nothing.
+    #[inline]
+    fn mark_search_root(&mut self) {}
+
     /// Checks that `mv` is legal here, then plays it.
     ///
     /// The default generates the moves and looks for `mv`; games override it

@@ -211,7 +211,9 @@ impl Game for Oracle {
 #[test]
 fn perfect_ordering_visits_the_knuth_moore_minimum() {
     for (b, d) in [(2u64, 1u32), (2, 2), (2, 5), (3, 3), (3, 4), (4, 4), (2, 7), (5, 3), (3, 6)] {
-        let t = Oracle(RandomTree::new(b * 100 + u64::from(d), b as u8, d as u8, LeafModel::Uniform { min: 0, max: 0 }).unwrap());
+        let t = Oracle(
+            RandomTree::new(b * 100 + u64::from(d), b as u8, d as u8, LeafModel::Uniform { min: 0, max: 0 }).unwrap(),
+        );
         let options = Options { game_ordering: true, ..Options::plain_alpha_beta() };
         let r = Search::new(Minimax, OutcomeOnly::default(), options).run(&t).unwrap();
         let minimum = b.pow(d.div_ceil(2)) + b.pow(d / 2) - 1;
@@ -262,10 +264,8 @@ impl Evaluator<LiteralTree> for AllNoisy {
 fn quiescence_search_sees_past_the_horizon() {
     // Statically A looks worth 5, but min's noisy reply leads to 1.
     let t: LiteralTree = "max(A=min[5](1, 9), B=3)".parse().unwrap();
-    let without = Search::new(Minimax, AllNoisy, Options { quiescence: false, ..Options::default() })
-        .depth(1)
-        .run(&t)
-        .unwrap();
+    let without =
+        Search::new(Minimax, AllNoisy, Options { quiescence: false, ..Options::default() }).depth(1).run(&t).unwrap();
     assert_eq!((without.value, without.best), (5.0, Some(0)));
     let with = Search::new(Minimax, AllNoisy, Options::default()).depth(1).run(&t).unwrap();
     assert_eq!((with.value, with.best), (3.0, Some(1)));
@@ -393,7 +393,10 @@ fn time_limit_returns_a_legal_move_of_the_last_completed_iteration() {
     let t = RandomTree::new(3, 8, 30, LeafModel::Uniform { min: -100, max: 100 }).unwrap();
     let limit = Duration::from_millis(100);
     let start = Instant::now();
-    let r = Search::new(Minimax, RandomTreeEval::default(), Options::default()).limits(Limits::time(limit)).run(&t).unwrap();
+    let r = Search::new(Minimax, RandomTreeEval::default(), Options::default())
+        .limits(Limits::time(limit))
+        .run(&t)
+        .unwrap();
     let elapsed = start.elapsed();
     assert!(elapsed <= 2 * limit, "took {elapsed:?} for a limit of {limit:?}");
     assert!(!r.complete);
@@ -428,7 +431,8 @@ fn bad_input_gives_typed_errors() {
     let t = RandomTree::new(1, 2, 2, LeafModel::Uniform { min: 0, max: 1 }).unwrap();
     let mut s = Search::new(Minimax, RandomTreeEval::default(), Options::default()).depth(0);
     assert!(matches!(s.run(&t), Err(GameError::Param(_))));
-    let mut s = Search::new(Minimax, RandomTreeEval::default(), Options { aspiration: Some(f64::NAN), ..Options::default() });
+    let mut s =
+        Search::new(Minimax, RandomTreeEval::default(), Options { aspiration: Some(f64::NAN), ..Options::default() });
     assert!(matches!(s.run(&t), Err(GameError::Param(_))));
     let leaf: LiteralTree = "4".parse().unwrap();
     let mut s = Search::new(Minimax, LiteralEval, Options::default());

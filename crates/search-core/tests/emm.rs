@@ -106,11 +106,12 @@ fn sigmoid_error_model() {
     // At the horizon EMM uses the model on the static value (side to move's
     // view): min's node with max-view static −8 is a win for min.
     let tree: LiteralTree = "max[0](min[-8](0))".parse().unwrap();
-    let r = Search::new(Emm::with_temperature(t).unwrap(), LiteralEval, Options::full_width()).depth(1).run(&tree).unwrap();
+    let r =
+        Search::new(Emm::with_temperature(t).unwrap(), LiteralEval, Options::full_width()).depth(1).run(&tree).unwrap();
     let min_error = 1.0 / (1.0 + 2f64.exp());
     // Max's backup: a loss with error 1 − (1 − err) = err; its static value
     // 0 has error ½, so the backup is kept.
-    assert_eq!(pair(r.value).0, false);
+    assert!(!pair(r.value).0);
     assert!(close(pair(r.value).1, min_error));
     for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
         assert!(SigmoidError::new(bad).is_err());
@@ -161,7 +162,7 @@ fn emm_equals_a_naive_emm_on_random_trees() {
         let b = 2 + (seed % 4) as u8;
         let d = 1 + ((seed >> 8) % 5) as u8;
         let t = RandomTree::new(seed, b, d, LeafModel::Uniform { min: -6, max: 6 }).unwrap();
-        let limit = if (seed >> 16) % 2 == 0 { u32::from(d) } else { u32::from(d).max(2) - 1 };
+        let limit = if (seed >> 16).is_multiple_of(2) { u32::from(d) } else { u32::from(d).max(2) - 1 };
         let eval = RandomTreeEval::default();
         let model = SigmoidError::new(2.0).unwrap();
         let r = Search::new(Emm::new(model), eval, Options::full_width()).depth(limit).run(&t).unwrap();

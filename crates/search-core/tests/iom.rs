@@ -77,7 +77,8 @@ fn figure_7_cuts_c_when_its_temporary_value_reaches_its_beta() {
 fn terminal_leaf_rules_before_the_horizon() {
     // Searched 4 plies deep, the leaves (2 plies down) have d = 2 left.
     let t = fig6(9.0);
-    let run = |rule| Search::new(Iom::with_leaf_rule(rule), LiteralEval, Options::full_width()).depth(4).run(&t).unwrap();
+    let run =
+        |rule| Search::new(Iom::with_leaf_rule(rule), LiteralEval, Options::full_width()).depth(4).run(&t).unwrap();
     // Literal: leaves ×5. b_B = −9 − 2·35 = −79, b_C = −4 − 2·45 = −94,
     // b_A = 7 + 2·94 = 195 (C).
     let lit = run(IomLeafRule::Literal);
@@ -87,7 +88,9 @@ fn terminal_leaf_rules_before_the_horizon() {
     let geo = run(IomLeafRule::Geometric);
     assert_eq!((geo.value, geo.best), (267.0, t.move_to("C")));
     // At d = 1 both rules give ×3.
-    let d3 = |rule| Search::new(Iom::with_leaf_rule(rule), LiteralEval, Options::full_width()).depth(3).run(&t).unwrap().value;
+    let d3 = |rule| {
+        Search::new(Iom::with_leaf_rule(rule), LiteralEval, Options::full_width()).depth(3).run(&t).unwrap().value
+    };
     assert_eq!(d3(IomLeafRule::Literal), d3(IomLeafRule::Geometric));
     // b_B = −9 − 2·21 = −51, b_C = −4 − 2·27 = −58: b_A = 7 + 2·58 (C).
     assert_eq!(d3(IomLeafRule::Literal), 7.0 + 2.0 * 58.0);
@@ -175,16 +178,16 @@ fn naive_iom<G: Game>(s: &G, depth: i32, eval: &impl Evaluator<G>, rule: IomLeaf
 /// leaves, a quarter with chance levels; the depth limit is the tree's
 /// depth, one less (horizon) or one or two more (terminals with plies left).
 fn case(i: u64) -> (RandomTree, u32, IomLeafRule) {
-    let seed = rng::derive_seed(0x10_3EED, i);
+    let seed = rng::derive_seed(0x0010_3EED, i);
     let b = 2 + (seed % 4) as u8;
     let d = 2 + ((seed >> 8) % 5) as u8;
-    let model = if (seed >> 12) % 3 == 0 {
+    let model = if (seed >> 12).is_multiple_of(3) {
         LeafModel::Uniform { min: -5, max: 5 }
     } else {
         LeafModel::ArcSum { max_arc: 10 }
     };
     let mut t = RandomTree::new(seed, b, d, model).unwrap();
-    if (seed >> 16) % 4 == 0 {
+    if (seed >> 16).is_multiple_of(4) {
         t = t.with_chance(2, ChanceWeights::Random).unwrap();
     }
     let limit = match (seed >> 20) % 3 {
@@ -192,7 +195,7 @@ fn case(i: u64) -> (RandomTree, u32, IomLeafRule) {
         1 => u32::from(d),
         _ => u32::from(d) + 1 + ((seed >> 28) % 2) as u32,
     };
-    let rule = if (seed >> 24) % 2 == 0 { IomLeafRule::Literal } else { IomLeafRule::Geometric };
+    let rule = if (seed >> 24).is_multiple_of(2) { IomLeafRule::Literal } else { IomLeafRule::Geometric };
     (t, limit, rule)
 }
 
@@ -212,7 +215,8 @@ fn piom_equals_iom_on_random_trees_and_visits_fewer_nodes() {
 
         // PIOM, plain alpha-beta in the game's order: same value, same first
         // best move, same exact root-move values.
-        let piom = Search::new(Iom::with_leaf_rule(rule), eval, Options::plain_alpha_beta()).depth(depth).run(&t).unwrap();
+        let piom =
+            Search::new(Iom::with_leaf_rule(rule), eval, Options::plain_alpha_beta()).depth(depth).run(&t).unwrap();
         assert_eq!(piom.value, iom.value, "tree {i}");
         assert_eq!(piom.best, iom.best, "tree {i}");
         for (p, f) in piom.root_moves.iter().zip(&iom.root_moves) {
@@ -228,8 +232,7 @@ fn piom_equals_iom_on_random_trees_and_visits_fewer_nodes() {
         // too, where the limit does not pass the tree's end: the core stops
         // deepening once no node reaches the horizon, and IOM's terminal
         // factor depends on the depth limit (see docs/backup-rules.md).
-        let mut options = Options::default();
-        options.iterative_deepening = depth <= u32::from(t.depth());
+        let options = Options { iterative_deepening: depth <= u32::from(t.depth()), ..Options::default() };
         let engine = Search::new(Iom::with_leaf_rule(rule), eval, options).depth(depth).run(&t).unwrap();
         assert_eq!(engine.value, iom.value, "tree {i}");
         assert!(iom.best_moves.contains(&engine.best.unwrap()), "tree {i}");
@@ -254,5 +257,3 @@ fn iom_plays_as_an_agent() {
     assert_eq!(agent.choose(&t, &mut rng::seeded(5)).unwrap(), t.move_to("B").unwrap());
     assert_eq!(agent.name(), "iom d2");
 }
-
-

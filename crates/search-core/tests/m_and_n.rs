@@ -69,7 +69,8 @@ fn invalid_parameters_are_errors() {
     let b = LinearBonus::new(1.0, 1.0).unwrap();
     assert!(MAndN::new(0, 1, b).is_err());
     assert!(MAndN::new(1, 0, b).is_err());
-    for (beta, delta) in [(-1.0, 1.0), (f64::NAN, 1.0), (f64::INFINITY, 1.0), (1.0, 0.0), (1.0, -2.0), (1.0, f64::NAN)] {
+    for (beta, delta) in [(-1.0, 1.0), (f64::NAN, 1.0), (f64::INFINITY, 1.0), (1.0, 0.0), (1.0, -2.0), (1.0, f64::NAN)]
+    {
         assert!(LinearBonus::new(beta, delta).is_err(), "{beta} {delta}");
     }
     assert!(LinearBonus::new(0.0, 1.0).is_ok());
@@ -82,7 +83,7 @@ fn one_and_one_is_minimax_on_random_trees() {
         let seed = rng::derive_seed(0x3A4D, i);
         let d = 1 + (seed % 5) as u8;
         let mut t = RandomTree::new(seed, 3, d, LeafModel::ArcSum { max_arc: 10 }).unwrap();
-        if (seed >> 8) % 3 == 0 {
+        if (seed >> 8).is_multiple_of(3) {
             t = t.with_chance(1, ChanceWeights::Random).unwrap();
         }
         let eval = RandomTreeEval::default();

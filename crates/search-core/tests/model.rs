@@ -156,10 +156,7 @@ fn random_chance_trees_have_valid_distributions() {
         }
         out
     };
-    assert_eq!(
-        turns,
-        [Turn::Player(Player::First), Turn::Chance, Turn::Player(Player::Second), Turn::Chance]
-    );
+    assert_eq!(turns, [Turn::Player(Player::First), Turn::Chance, Turn::Player(Player::Second), Turn::Chance]);
     let mut c = t;
     c.play(0);
     let mut moves = Vec::new();
@@ -200,12 +197,19 @@ fn the_match_runner_is_reproducible() {
 #[test]
 fn search_agents_play_full_matches() {
     let t = RandomTree::new(2, 3, 6, LeafModel::Uniform { min: -1, max: 1 }).unwrap();
-    let make = || SearchAgent::new(Search::new(Minimax, search_core::tree::RandomTreeEval::default(), Options::default()).depth(6));
+    let make = || {
+        SearchAgent::new(
+            Search::new(Minimax, search_core::tree::RandomTreeEval::default(), Options::default()).depth(6),
+        )
+    };
     let (mut a, mut b) = (make(), make());
     assert_eq!(a.name(), "minimax d6");
     let record = play_match(&t, &mut a, &mut b, 9, None).unwrap();
     // Two perfect players reach the minimax value.
-    let value = Search::new(Minimax, search_core::tree::RandomTreeEval::default(), Options::full_width()).run(&t).unwrap().value;
+    let value = Search::new(Minimax, search_core::tree::RandomTreeEval::default(), Options::full_width())
+        .run(&t)
+        .unwrap()
+        .value;
     assert_eq!(record.outcome, Some(Outcome::Payoff(value)));
     let _ = LiteralEval;
 }

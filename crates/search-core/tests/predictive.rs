@@ -100,7 +100,9 @@ fn weights_on_hand_computed_trees() {
     // Max at the root; min's node valued with PS = ½: min's best first
     // (1, 2, 3), weights ½, ¼, ⅛ (÷ ⅞ when normalised).
     let t: LiteralTree = "max(min(3, 1, 2), 1.5)".parse().unwrap();
-    let run = |w| Search::new(Predictive::new(0.5).unwrap().with_weights(w), LiteralEval, Options::full_width()).run(&t).unwrap();
+    let run = |w| {
+        Search::new(Predictive::new(0.5).unwrap().with_weights(w), LiteralEval, Options::full_width()).run(&t).unwrap()
+    };
     let n = run(PsWeights::Normalised);
     assert!((n.root_moves[0].score - 1.375 / 0.875).abs() < 1e-15);
     assert_eq!((n.value, n.best), (1.375 / 0.875, Some(0)));
@@ -169,10 +171,10 @@ fn predictive_equals_a_naive_implementation_on_random_trees() {
         let b = 2 + (seed % 4) as u8;
         let d = 1 + ((seed >> 8) % 5) as u8;
         let t = RandomTree::new(seed, b, d, LeafModel::ArcSum { max_arc: 10 }).unwrap();
-        let t = if (seed >> 12) % 3 == 0 { t.with_branching(1, 5).unwrap() } else { t };
-        let limit = if (seed >> 16) % 2 == 0 { u32::from(d) } else { u32::from(d).max(2) - 1 };
+        let t = if (seed >> 12).is_multiple_of(3) { t.with_branching(1, 5).unwrap() } else { t };
+        let limit = if (seed >> 16).is_multiple_of(2) { u32::from(d) } else { u32::from(d).max(2) - 1 };
         let ps = [0.1, 0.5, 0.9, 1.0][((seed >> 20) % 4) as usize];
-        let normalise = (seed >> 24) % 2 == 0;
+        let normalise = (seed >> 24).is_multiple_of(2);
         let weights = if normalise { PsWeights::Normalised } else { PsWeights::Unnormalised };
         let eval = RandomTreeEval::default();
         let rule = Predictive::new(ps).unwrap().with_weights(weights);
@@ -205,10 +207,7 @@ fn noisy_player_values_children_by_the_best_reply() {
             c.play(*mv);
             // The best (largest, first player's view) of max's replies, at
             // their static values (partial arc sums).
-            let best_reply = c
-                .children_values(&eval)
-                .into_iter()
-                .fold(f64::NEG_INFINITY, f64::max);
+            let best_reply = c.children_values(&eval).into_iter().fold(f64::NEG_INFINITY, f64::max);
             assert_eq!(*v, -best_reply, "tree {i}");
         }
         // Noise-free, it plays 2-ply minimax (first best in move order).

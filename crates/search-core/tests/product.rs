@@ -27,14 +27,8 @@ fn hand_computed_tree_with_a_chance_node() {
     // Left min: 1 − ½·¾ = 5/8 for min (3/8 for max).
     // Right min: 1 − ¼·0.7 = 0.825 for min (0.175 for max).
     // Root: 1 − (5/8)·0.825 = 0.484375.
-    let tree = format!(
-        "max(min({}, {}), min({}, chance(0.5: {}, 0.5: {})))",
-        lo(0.5),
-        lo(0.75),
-        lo(0.25),
-        lo(0.9),
-        lo(0.5)
-    );
+    let tree =
+        format!("max(min({}, {}), min({}, chance(0.5: {}, 0.5: {})))", lo(0.5), lo(0.75), lo(0.25), lo(0.9), lo(0.5));
     let t: LiteralTree = tree.parse().unwrap();
     let r = Search::new(Product::new(1.0).unwrap(), LiteralEval, Options::full_width()).run(&t).unwrap();
     assert!((p(r.value) - 0.484375).abs() < 1e-12, "{}", p(r.value));
@@ -141,10 +135,10 @@ fn product_equals_a_naive_version_on_random_trees() {
         let b = 2 + (seed % 3) as u8;
         let d = 1 + ((seed >> 8) % 5) as u8;
         let mut t = RandomTree::new(seed, b, d, LeafModel::Uniform { min: -8, max: 8 }).unwrap();
-        if (seed >> 12) % 3 == 0 {
+        if (seed >> 12).is_multiple_of(3) {
             t = t.with_chance(2, ChanceWeights::Random).unwrap();
         }
-        let limit = if (seed >> 16) % 2 == 0 { u32::from(d) } else { u32::from(d).max(2) - 1 };
+        let limit = if (seed >> 16).is_multiple_of(2) { u32::from(d) } else { u32::from(d).max(2) - 1 };
         let temp = [0.5, 2.0, 10.0][((seed >> 20) % 3) as usize];
         let eval = RandomTreeEval::default();
         let r = Search::new(Product::new(temp).unwrap(), eval, Options::full_width()).depth(limit).run(&t).unwrap();

@@ -100,6 +100,12 @@ pub(crate) trait Experiment: Sync {
     fn run_cell(&self, scale: Scale, cell: &str, seed: u64) -> Result<Vec<Row>, String>;
     /// Combines every cell's rows (in cell order) into the outputs.
     fn finish(&self, scale: Scale, cells: &[(String, Vec<Row>)]) -> Result<Finished, String>;
+    /// The name cell seeds are derived from. Two experiments that analyse
+    /// the same samples differently (Reibman's Tables 1 and 2) share a group
+    /// so that their cells see the same trees and noise.
+    fn seed_group(&self) -> &'static str {
+        self.name()
+    }
 }
 
 /// `I/N`: run the cells whose global index is `I` modulo `N`.
@@ -249,7 +255,7 @@ fn run_cells(selected: &[&dyn Experiment], config: &RunConfig) -> TaskResult {
             if !mine {
                 continue;
             }
-            let seed = cell_seed(config.seed, e.name(), &cell);
+            let seed = cell_seed(config.seed, e.seed_group(), &cell);
             let path = cell_path(&config.out, e.name(), &cell);
             if load_cell(&path, seed, &params).is_some() {
                 continue;
@@ -354,7 +360,7 @@ fn finish_all(all: &[Box<dyn Experiment>], scale: Scale, seed: u64, out: &Path, 
         let mut complete = true;
         for cell in e.cells(scale) {
             let path = cell_path(out, e.name(), &cell);
-            match load_cell(&path, cell_seed(seed, e.name(), &cell), &params) {
+            match load_cell(&path, cell_seed(seed, e.seed_group(), &cell), &params) {
                 Some(rows) => cells.push((cell, rows)),
                 None => {
                     complete = false;

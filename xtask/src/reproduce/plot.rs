@@ -3,7 +3,13 @@
 use plotters::prelude::*;
 
 /// A line per series over a shared x axis.
-pub(crate) fn lines(title: &str, x_desc: &str, y_desc: &str, log_x: bool, series: &[(String, Vec<(f64, f64)>)]) -> Result<String, String> {
+pub(crate) fn lines(
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    log_x: bool,
+    series: &[(String, Vec<(f64, f64)>)],
+) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (760, 480)).into_drawing_area();
@@ -38,7 +44,9 @@ pub(crate) fn lines(title: &str, x_desc: &str, y_desc: &str, log_x: bool, series
                 .map_err(|e| e.to_string())?
                 .label(name.as_str())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
-            chart.draw_series(data.into_iter().map(|p| Circle::new(p, 3, color.filled()))).map_err(|e| e.to_string())?;
+            chart
+                .draw_series(data.into_iter().map(|p| Circle::new(p, 3, color.filled())))
+                .map_err(|e| e.to_string())?;
         }
         chart
             .configure_series_labels()
@@ -99,7 +107,10 @@ pub(crate) fn heatmap(
                 };
                 let (x, y) = (c as f64, r as f64);
                 chart
-                    .draw_series(std::iter::once(Rectangle::new([(x, y), (x + 1.0, y + 1.0)], RGBColor(red, green, blue).filled())))
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(x, y), (x + 1.0, y + 1.0)],
+                        RGBColor(red, green, blue).filled(),
+                    )))
                     .map_err(|e| e.to_string())?;
                 chart
                     .draw_series(std::iter::once(Text::new(format!("{v:.0}"), (x + 0.4, y + 0.55), ("sans-serif", 13))))

@@ -240,6 +240,7 @@ pub trait Backup<G: Game> {
     /// itself (transposition-table hits, bounds at pruned chance nodes).
     /// Required, and must be exact, when [`pruning`](Backup::pruning) is not
     /// [`Pruning::None`].
+    #[allow(clippy::wrong_self_convention)] // a conversion that needs the rule's parameters
     fn from_scalar(&self, _x: f64) -> Option<Self::Value> {
         None
     }

@@ -148,7 +148,9 @@ impl<G: Game> Backup<G> for Predictive {
     fn close(&self, node: &NodeInfo<'_, G>, mut acc: Children) -> f64 {
         match node.turn {
             Turn::Chance => acc.mean(),
-            Turn::Player(p) if p == node.root_player => acc.sort_descending().first().copied().unwrap_or(f64::NEG_INFINITY),
+            Turn::Player(p) if p == node.root_player => {
+                acc.sort_descending().first().copied().unwrap_or(f64::NEG_INFINITY)
+            }
             Turn::Player(_) => self.average(acc.sort_descending()),
         }
     }

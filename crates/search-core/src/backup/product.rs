@@ -215,9 +215,7 @@ impl<G: Game> Backup<G> for Product {
     fn close(&self, node: &NodeInfo<'_, G>, acc: ProductAcc) -> ProductValue {
         match node.turn {
             Turn::Chance => ProductValue { ln_win: acc.win.ln(), ln_loss: acc.loss.ln() },
-            Turn::Player(_) => {
-                ProductValue { ln_win: ln_one_minus_exp(acc.ln_all_lose), ln_loss: acc.ln_all_lose }
-            }
+            Turn::Player(_) => ProductValue { ln_win: ln_one_minus_exp(acc.ln_all_lose), ln_loss: acc.ln_all_lose },
         }
     }
 

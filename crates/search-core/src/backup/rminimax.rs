@@ -63,14 +63,7 @@ use crate::search::SearchResult;
 /// assert!(check_theta(f64::NAN).is_err());
 /// ```
 pub fn check_theta(theta: f64) -> Result<f64, ParamError> {
-    if theta > 0.0 {
-        Ok(theta)
-    } else {
-        Err(ParamError::new(
-            "theta",
-            format!("must be > 0 (or +inf), got {theta}"),
-        ))
-    }
+    if theta > 0.0 { Ok(theta) } else { Err(ParamError::new("theta", format!("must be > 0 (or +inf), got {theta}"))) }
 }
 
 /// Who decides at a node, for the asymmetric Rminimax model.
@@ -101,21 +94,13 @@ impl Role {
 /// perspective (the first player's).
 #[inline]
 pub(crate) fn score_of<G: Game>(node: &NodeInfo<'_, G>, total: f64) -> f64 {
-    if node.perspective == node.root_player {
-        -total
-    } else {
-        total
-    }
+    if node.perspective == node.root_player { -total } else { total }
 }
 
 /// The maximum of two costs, NaN if either is NaN.
 #[inline]
 pub(crate) fn max_or_nan(a: f64, b: f64) -> f64 {
-    if a.is_nan() || b.is_nan() {
-        f64::NAN
-    } else {
-        a.max(b)
-    }
+    if a.is_nan() || b.is_nan() { f64::NAN } else { a.max(b) }
 }
 
 /// The Rminimax backup rule. See the [module documentation](self).
@@ -145,10 +130,7 @@ impl<C: CostModel> Rminimax<C> {
     ///
     /// Errors: `theta` is NaN or `≤ 0`.
     pub fn with_costs(theta: f64, costs: C) -> Result<Self, ParamError> {
-        Ok(Rminimax {
-            theta: check_theta(theta)?,
-            costs,
-        })
+        Ok(Rminimax { theta: check_theta(theta)?, costs })
     }
 
     /// The inverse temperature θ.
@@ -168,10 +150,7 @@ impl<C: CostModel> Rminimax<C> {
     /// optimal moves share the probability equally.
     ///
     /// Errors: a cost was negative or not finite (`"costs"`).
-    pub fn transition_probabilities<M>(
-        &self,
-        result: &SearchResult<M>,
-    ) -> Result<Vec<f64>, ParamError> {
+    pub fn transition_probabilities<M>(&self, result: &SearchResult<M>) -> Result<Vec<f64>, ParamError> {
         // Root values are the AI's: value = −V_root, score_i = −(c_i + V_i).
         let scores: Vec<f64> = result.root_moves.iter().map(|m| m.score).collect();
         if result.value.is_nan() || scores.iter().any(|s| s.is_nan()) {
@@ -180,24 +159,15 @@ impl<C: CostModel> Rminimax<C> {
         if self.theta == f64::INFINITY {
             let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let n = scores.iter().filter(|&&s| s == best).count() as f64;
-            return Ok(scores
-                .iter()
-                .map(|&s| if s == best { 1.0 / n } else { 0.0 })
-                .collect());
+            return Ok(scores.iter().map(|&s| if s == best { 1.0 / n } else { 0.0 }).collect());
         }
-        Ok(scores
-            .iter()
-            .map(|&s| (self.theta * (s - result.value)).exp())
-            .collect())
+        Ok(scores.iter().map(|&s| (self.theta * (s - result.value)).exp()).collect())
     }
 }
 
 /// The error for a cost model that produced a negative or non-finite cost.
 pub(crate) fn invalid_costs() -> ParamError {
-    ParamError::new(
-        "costs",
-        "an arc cost is negative or not finite (the RSP model needs c >= 0)",
-    )
+    ParamError::new("costs", "an arc cost is negative or not finite (the RSP model needs c >= 0)")
 }
 
 /// A node's Rminimax value.
@@ -244,11 +214,7 @@ impl<G: Game, C: CostModel> Backup<G> for Rminimax<C> {
     fn leaf(&self, node: &NodeInfo<'_, G>, leaf: Leaf) -> RminimaxValue {
         let arc = leaf_cost(&self.costs, node, leaf);
         let ai_view = node.perspective == node.root_player;
-        RminimaxValue {
-            cost_to_go: if arc.is_nan() { f64::NAN } else { 0.0 },
-            arc,
-            ai_view,
-        }
+        RminimaxValue { cost_to_go: if arc.is_nan() { f64::NAN } else { 0.0 }, arc, ai_view }
     }
 
     #[inline]
@@ -261,13 +227,7 @@ impl<G: Game, C: CostModel> Backup<G> for Rminimax<C> {
     }
 
     #[inline]
-    fn add(
-        &self,
-        _node: &NodeInfo<'_, G>,
-        acc: &mut RminimaxAcc,
-        child: &ChildInfo,
-        value: RminimaxValue,
-    ) {
+    fn add(&self, _node: &NodeInfo<'_, G>, acc: &mut RminimaxAcc, child: &ChildInfo, value: RminimaxValue) {
         let x = value.total();
         match acc {
             RminimaxAcc::Soft(s) => s.add(x),
@@ -283,33 +243,20 @@ impl<G: Game, C: CostModel> Backup<G> for Rminimax<C> {
             RminimaxAcc::Max(m) | RminimaxAcc::Mean(m) => m,
         };
         let arc = checked(self.costs.interior());
-        RminimaxValue {
-            cost_to_go,
-            arc,
-            ai_view: node.perspective == node.root_player,
-        }
+        RminimaxValue { cost_to_go, arc, ai_view: node.perspective == node.root_player }
     }
 
     /// `−(c_kk' + V_k')` where the AI decides (higher is better for it);
     /// `c_kk' + V_k'` where the opponent does.
     #[inline]
-    fn child_score(
-        &self,
-        node: &NodeInfo<'_, G>,
-        _child: &ChildInfo,
-        value: &RminimaxValue,
-    ) -> f64 {
+    fn child_score(&self, node: &NodeInfo<'_, G>, _child: &ChildInfo, value: &RminimaxValue) -> f64 {
         score_of(node, value.total())
     }
 
     /// `−V_k` from the AI's point of view, `V_k` from the opponent's.
     #[inline]
     fn scalar(&self, value: &RminimaxValue) -> f64 {
-        if value.ai_view {
-            -value.cost_to_go
-        } else {
-            value.cost_to_go
-        }
+        if value.ai_view { -value.cost_to_go } else { value.cost_to_go }
     }
 
     fn name(&self) -> String {
@@ -325,9 +272,7 @@ mod tests {
 
     fn run<C: CostModel>(tree: &str, rule: Rminimax<C>) -> SearchResult<u32> {
         let t: LiteralTree = tree.parse().unwrap();
-        Search::new(rule, LiteralEval, Options::full_width())
-            .run(&t)
-            .unwrap()
+        Search::new(rule, LiteralEval, Options::full_width()).run(&t).unwrap()
     }
 
     #[test]
@@ -343,10 +288,7 @@ mod tests {
     fn opponent_maximises_and_chance_averages() {
         // AI = max (first). Leaves: +1 win (cost 0), -1 loss (cost 2).
         let rule = Rminimax::new(f64::INFINITY).unwrap();
-        let r = run(
-            "max(min(1, -1), min(1, 1), chance(0.25: -1, 0.75: 1))",
-            rule,
-        );
+        let r = run("max(min(1, -1), min(1, 1), chance(0.25: -1, 0.75: 1))", rule);
         // min(1,-1): opponent picks the loss: 1 + 2 = 3; min(1,1): 1 + 0 = 1;
         // chance: 1 + 0.25·2 = 1.5.
         let scores: Vec<f64> = r.root_moves.iter().map(|m| m.score).collect();

@@ -45,11 +45,7 @@ pub struct PolicyAgent<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistributi
 impl<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistribution> PolicyAgent<G, E, R, D> {
     /// An agent sampling `dist` over the root scores of `search`.
     pub fn new(search: Search<G, E, R>, dist: D) -> Self {
-        PolicyAgent {
-            search,
-            dist,
-            probs: Vec::new(),
-        }
+        PolicyAgent { search, dist, probs: Vec::new() }
     }
 
     /// The underlying search.
@@ -67,8 +63,7 @@ impl<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistribution> PolicyAgent<G,
     /// Errors: the game is over; a search error; NaN scores (an invalid
     /// arc cost); inexact (pruned) root scores.
     pub fn distribution(&mut self, state: &G) -> Result<Vec<(G::Move, f64)>, GameError> {
-        self.fill(state)
-            .map(|moves| moves.into_iter().zip(self.probs.iter().copied()).collect())
+        self.fill(state).map(|moves| moves.into_iter().zip(self.probs.iter().copied()).collect())
     }
 
     fn fill(&mut self, state: &G) -> Result<Vec<G::Move>, GameError> {
@@ -77,11 +72,7 @@ impl<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistribution> PolicyAgent<G,
             return Err(invalid_costs().into());
         }
         if result.root_moves.iter().any(|m| m.bound != Bound::Exact) || !result.complete {
-            return Err(ParamError::new(
-                "options",
-                "a policy needs exact root scores: search full width",
-            )
-            .into());
+            return Err(ParamError::new("options", "a policy needs exact root scores: search full width").into());
         }
         if result.root_moves.is_empty() {
             return Err(GameError::GameOver);
@@ -92,9 +83,7 @@ impl<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistribution> PolicyAgent<G,
     }
 }
 
-impl<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistribution> Agent<G>
-    for PolicyAgent<G, E, R, D>
-{
+impl<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistribution> Agent<G> for PolicyAgent<G, E, R, D> {
     fn name(&self) -> String {
         format!("{} / {}", self.search.rule().name(), self.dist.name())
     }
@@ -130,10 +119,7 @@ where
     C: CostModel,
 {
     let rule = Rminimax::with_costs(theta, costs)?;
-    Ok(PolicyAgent::new(
-        Search::new(rule, eval, Options::full_width()).limits(limits),
-        Softmax::new(theta)?,
-    ))
+    Ok(PolicyAgent::new(Search::new(rule, eval, Options::full_width()).limits(limits), Softmax::new(theta)?))
 }
 
 /// ε-greedy as in the paper's footnote 2 over the minimax cost-to-go under
@@ -152,10 +138,7 @@ where
     C: CostModel,
 {
     let rule = Rminimax::with_costs(f64::INFINITY, costs)?;
-    Ok(PolicyAgent::new(
-        Search::new(rule, eval, Options::full_width()).limits(limits),
-        EpsilonGreedy::new(epsilon)?,
-    ))
+    Ok(PolicyAgent::new(Search::new(rule, eval, Options::full_width()).limits(limits), EpsilonGreedy::new(epsilon)?))
 }
 
 /// Boltzmann exploration over the one-step backed-up minimax costs
@@ -174,8 +157,5 @@ where
     C: CostModel,
 {
     let rule = Rminimax::with_costs(f64::INFINITY, costs)?;
-    Ok(PolicyAgent::new(
-        Search::new(rule, eval, Options::full_width()).limits(limits),
-        Softmax::new(theta)?,
-    ))
+    Ok(PolicyAgent::new(Search::new(rule, eval, Options::full_width()).limits(limits), Softmax::new(theta)?))
 }

@@ -46,11 +46,7 @@ impl MoveDistribution for Greedy {
     fn distribution(&self, scores: &[f64], out: &mut Vec<f64>) {
         out.clear();
         let (best, n) = best_and_count(scores);
-        out.extend(
-            scores
-                .iter()
-                .map(|&s| if s == best { 1.0 / n as f64 } else { 0.0 }),
-        );
+        out.extend(scores.iter().map(|&s| if s == best { 1.0 / n as f64 } else { 0.0 }));
     }
 
     fn name(&self) -> String {
@@ -72,9 +68,7 @@ pub struct Softmax {
 impl Softmax {
     /// Inverse temperature `theta > 0` (or +∞). Errors on NaN or `≤ 0`.
     pub fn new(theta: f64) -> Result<Self, ParamError> {
-        Ok(Softmax {
-            theta: check_theta(theta)?,
-        })
+        Ok(Softmax { theta: check_theta(theta)? })
     }
 
     /// The inverse temperature.
@@ -119,9 +113,7 @@ impl EpsilonGreedy {
     /// assert!(EpsilonGreedy::new(1.5).is_err());
     /// ```
     pub fn new(epsilon: f64) -> Result<Self, ParamError> {
-        Ok(EpsilonGreedy {
-            epsilon: ParamError::probability("epsilon", epsilon)?,
-        })
+        Ok(EpsilonGreedy { epsilon: ParamError::probability("epsilon", epsilon)? })
     }
 
     /// ε, the probability of the optimal moves.
@@ -135,11 +127,8 @@ impl MoveDistribution for EpsilonGreedy {
         out.clear();
         let (best, n) = best_and_count(scores);
         let m = scores.len() - n;
-        let (opt, other) = if m == 0 {
-            (1.0 / n as f64, 0.0)
-        } else {
-            (self.epsilon / n as f64, (1.0 - self.epsilon) / m as f64)
-        };
+        let (opt, other) =
+            if m == 0 { (1.0 / n as f64, 0.0) } else { (self.epsilon / n as f64, (1.0 - self.epsilon) / m as f64) };
         out.extend(scores.iter().map(|&s| if s == best { opt } else { other }));
     }
 
@@ -158,12 +147,7 @@ mod tests {
 
     #[test]
     fn distributions_sum_to_one() {
-        let cases: [&[f64]; 4] = [
-            &[0.0],
-            &[1.0, 1.0, 1.0],
-            &[-1e6, 0.0, 1e6, 1e6],
-            &[3.5, -2.0, 0.25],
-        ];
+        let cases: [&[f64]; 4] = [&[0.0], &[1.0, 1.0, 1.0], &[-1e6, 0.0, 1e6, 1e6], &[3.5, -2.0, 0.25]];
         let dists: Vec<Box<dyn MoveDistribution>> = vec![
             Box::new(Greedy),
             Box::new(Softmax::new(1e-6).unwrap()),

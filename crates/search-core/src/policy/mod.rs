@@ -31,14 +31,9 @@ pub mod paper;
 mod path;
 mod solve;
 
-pub use agent::{
-    PolicyAgent, RminimaxAgent, boltzmann_agent, epsilon_greedy_agent, rminimax_agent,
-};
+pub use agent::{PolicyAgent, RminimaxAgent, boltzmann_agent, epsilon_greedy_agent, rminimax_agent};
 pub use distribution::{EpsilonGreedy, Greedy, MoveDistribution, Softmax};
-pub use path::{
-    PathAnalysis, PathChild, PathEval, PathStats, PathValue, TIE_TOLERANCE, TreePolicy,
-};
+pub use path::{PathAnalysis, PathChild, PathEval, PathStats, PathValue, TIE_TOLERANCE, TreePolicy};
 pub use solve::{
-    EXACT_TOLERANCE, PAPER_EPSILON_RANGE, PAPER_THETA_RANGE, PAPER_TOLERANCE, PolicyFamily,
-    bisect_paper, solve_exact,
+    EXACT_TOLERANCE, PAPER_EPSILON_RANGE, PAPER_THETA_RANGE, PAPER_TOLERANCE, PolicyFamily, bisect_paper, solve_exact,
 };

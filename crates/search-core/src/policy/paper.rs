@@ -60,21 +60,9 @@ pub struct Table1Row {
 
 /// Table I as printed (θ = 3, 0.5, 0.001). The θ = 0.5 column sums to 0.996.
 pub const TABLE1_PAPER: [Table1Row; 3] = [
-    Table1Row {
-        theta: 3.0,
-        p12: 0.998,
-        p13: 0.002,
-    },
-    Table1Row {
-        theta: 0.5,
-        p12: 0.728,
-        p13: 0.268,
-    },
-    Table1Row {
-        theta: 0.001,
-        p12: 0.5001,
-        p13: 0.4999,
-    },
+    Table1Row { theta: 3.0, p12: 0.998, p13: 0.002 },
+    Table1Row { theta: 0.5, p12: 0.728, p13: 0.268 },
+    Table1Row { theta: 0.001, p12: 0.5001, p13: 0.4999 },
 ];
 
 /// Table I on [`TABLE1_TREE`] at the paper's θ values, by Rminimax eq. (10).
@@ -86,11 +74,7 @@ pub fn table1() -> Result<Vec<Table1Row>, GameError> {
             let rule = Rminimax::new(col.theta)?;
             let r = Search::new(rule, LiteralEval, Options::full_width()).run(&tree)?;
             let p = rule.transition_probabilities(&r)?;
-            Ok(Table1Row {
-                theta: col.theta,
-                p12: p[0],
-                p13: p[1],
-            })
+            Ok(Table1Row { theta: col.theta, p12: p[0], p13: p[1] })
         })
         .collect()
 }
@@ -110,20 +94,8 @@ pub struct TableRow {
     pub cost_epsilon_greedy: f64,
 }
 
-const fn row(
-    entropy: f64,
-    theta: f64,
-    cost_rminimax: f64,
-    epsilon: f64,
-    cost_epsilon_greedy: f64,
-) -> TableRow {
-    TableRow {
-        entropy,
-        theta,
-        cost_rminimax,
-        epsilon,
-        cost_epsilon_greedy,
-    }
+const fn row(entropy: f64, theta: f64, cost_rminimax: f64, epsilon: f64, cost_epsilon_greedy: f64) -> TableRow {
+    TableRow { entropy, theta, cost_rminimax, epsilon, cost_epsilon_greedy }
 }
 
 /// The target entropies of Tables II and III.
@@ -169,33 +141,22 @@ pub const EPSILON_ANOMALY: f64 = 0.71870625;
 /// assert_eq!(figure_tree([1.0, 2.0, 3.0, 4.0, 5.0]), "min(1, max(2), max(min(1)), max(3, 4, 5))");
 /// ```
 pub fn figure_tree(u: [f64; 5]) -> String {
-    format!(
-        "min({0}, max({1}), max(min({0})), max({2}, {3}, {4}))",
-        u[0], u[1], u[2], u[3], u[4]
-    )
+    format!("min({0}, max({1}), max(min({0})), max({2}, {3}, {4}))", u[0], u[1], u[2], u[3], u[4])
 }
 
 /// The analysis of a Fig. 5/6-style tree with utilities `u` and the
 /// Tables II/III costs.
-pub fn figure_analysis(
-    u: [f64; 5],
-) -> Result<PathAnalysis<LiteralTree, LiteralEval, UtilityCosts>, GameError> {
-    Ok(PathAnalysis::new(
-        figure_tree(u).parse()?,
-        LiteralEval,
-        UtilityCosts::default(),
-    ))
+pub fn figure_analysis(u: [f64; 5]) -> Result<PathAnalysis<LiteralTree, LiteralEval, UtilityCosts>, GameError> {
+    Ok(PathAnalysis::new(figure_tree(u).parse()?, LiteralEval, UtilityCosts::default()))
 }
 
 /// The analysis behind Table II (Fig. 5, utilities 1, 2, 98, 99, 100).
-pub fn table2_analysis() -> Result<PathAnalysis<LiteralTree, LiteralEval, UtilityCosts>, GameError>
-{
+pub fn table2_analysis() -> Result<PathAnalysis<LiteralTree, LiteralEval, UtilityCosts>, GameError> {
     figure_analysis([1.0, 2.0, 98.0, 99.0, 100.0])
 }
 
 /// The analysis behind Table III (Fig. 6, utilities 1, 2, 3, 4, 5).
-pub fn table3_analysis() -> Result<PathAnalysis<LiteralTree, LiteralEval, UtilityCosts>, GameError>
-{
+pub fn table3_analysis() -> Result<PathAnalysis<LiteralTree, LiteralEval, UtilityCosts>, GameError> {
     figure_analysis([1.0, 2.0, 3.0, 4.0, 5.0])
 }
 
@@ -218,8 +179,7 @@ where
                 theta,
                 cost_rminimax: analysis.expected_cost(TreePolicy::Rminimax { theta })?,
                 epsilon,
-                cost_epsilon_greedy: analysis
-                    .expected_cost(TreePolicy::EpsilonGreedy { epsilon })?,
+                cost_epsilon_greedy: analysis.expected_cost(TreePolicy::EpsilonGreedy { epsilon })?,
             })
         })
         .collect()
@@ -244,8 +204,7 @@ where
                 theta,
                 cost_rminimax: analysis.expected_cost(TreePolicy::Rminimax { theta })?,
                 epsilon,
-                cost_epsilon_greedy: analysis
-                    .expected_cost(TreePolicy::EpsilonGreedy { epsilon })?,
+                cost_epsilon_greedy: analysis.expected_cost(TreePolicy::EpsilonGreedy { epsilon })?,
             })
         })
         .collect()
@@ -253,16 +212,12 @@ where
 
 /// `(H, E[C])` of ε-greedy at the paper's anomalous ε̂ = [`EPSILON_ANOMALY`]
 /// on `analysis`'s tree: the printed `E[C]` of the `H = 0.9` row.
-pub fn anomaly_expected_cost<G, E, C>(
-    analysis: &PathAnalysis<G, E, C>,
-) -> Result<(f64, f64), GameError>
+pub fn anomaly_expected_cost<G, E, C>(analysis: &PathAnalysis<G, E, C>) -> Result<(f64, f64), GameError>
 where
     G: crate::Game,
     E: crate::Evaluator<G> + Clone,
     C: crate::backup::rminimax::CostModel + Clone,
 {
-    let s = analysis.stats(TreePolicy::EpsilonGreedy {
-        epsilon: EPSILON_ANOMALY,
-    })?;
+    let s = analysis.stats(TreePolicy::EpsilonGreedy { epsilon: EPSILON_ANOMALY })?;
     Ok((s.entropy, s.expected_cost))
 }

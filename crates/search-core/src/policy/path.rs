@@ -35,9 +35,7 @@ use std::cell::Cell;
 
 use smallvec::SmallVec;
 
-use crate::backup::rminimax::{
-    CostModel, Role, check_theta, checked, leaf_cost, score_of, soft_min,
-};
+use crate::backup::rminimax::{CostModel, Role, check_theta, checked, leaf_cost, score_of, soft_min};
 use crate::backup::{Backup, ChildInfo, Leaf, NodeInfo, Pruning};
 use crate::error::{GameError, ParamError};
 use crate::eval::Evaluator;
@@ -158,12 +156,7 @@ impl<C: CostModel> PathEval<C> {
     ///
     /// Errors: an invalid θ or ε.
     pub fn new(policy: TreePolicy, costs: C) -> Result<Self, ParamError> {
-        Ok(PathEval {
-            local: policy.local()?,
-            soft: policy.soft_theta(),
-            costs,
-            root: Cell::new(None),
-        })
+        Ok(PathEval { local: policy.local()?, soft: policy.soft_theta(), costs, root: Cell::new(None) })
     }
 
     /// The full value of the root of the last search run with this rule.
@@ -173,13 +166,7 @@ impl<C: CostModel> PathEval<C> {
 }
 
 fn poisoned(arc: f64, ai_view: bool) -> PathValue {
-    PathValue {
-        cost_to_go: f64::NAN,
-        entropy: f64::NAN,
-        expected_cost: f64::NAN,
-        arc,
-        ai_view,
-    }
+    PathValue { cost_to_go: f64::NAN, entropy: f64::NAN, expected_cost: f64::NAN, arc, ai_view }
 }
 
 impl<G: Game, C: CostModel> Backup<G> for PathEval<C> {
@@ -196,13 +183,7 @@ impl<G: Game, C: CostModel> Backup<G> for PathEval<C> {
         if arc.is_nan() {
             return poisoned(arc, ai_view);
         }
-        PathValue {
-            cost_to_go: 0.0,
-            entropy: 0.0,
-            expected_cost: 0.0,
-            arc,
-            ai_view,
-        }
+        PathValue { cost_to_go: 0.0, entropy: 0.0, expected_cost: 0.0, arc, ai_view }
     }
 
     fn open(&self, _node: &NodeInfo<'_, G>) -> Self::Acc {
@@ -256,20 +237,10 @@ impl<G: Game, C: CostModel> Backup<G> for PathEval<C> {
                 (acc[j].total, acc[j].entropy, acc[j].cost)
             }
             Role::Chance => acc.iter().fold((0.0, 0.0, 0.0), |(v, h, e), c| {
-                (
-                    v + c.prob * c.total,
-                    h + c.prob * c.entropy,
-                    e + c.prob * c.cost,
-                )
+                (v + c.prob * c.total, h + c.prob * c.entropy, e + c.prob * c.cost)
             }),
         };
-        let value = PathValue {
-            cost_to_go,
-            entropy,
-            expected_cost,
-            arc,
-            ai_view,
-        };
+        let value = PathValue { cost_to_go, entropy, expected_cost, arc, ai_view };
         if node.ply == 0 {
             self.root.set(Some(value));
         }
@@ -281,11 +252,7 @@ impl<G: Game, C: CostModel> Backup<G> for PathEval<C> {
     }
 
     fn scalar(&self, v: &PathValue) -> f64 {
-        if v.ai_view {
-            -v.cost_to_go
-        } else {
-            v.cost_to_go
-        }
+        if v.ai_view { -v.cost_to_go } else { v.cost_to_go }
     }
 
     fn name(&self) -> String {
@@ -336,12 +303,7 @@ impl<G: Game, E: Evaluator<G> + Clone, C: CostModel + Clone> PathAnalysis<G, E, 
     /// Policies played from `root`, valued by `eval` at the leaves, with arc
     /// costs `costs`; the whole tree (no depth limit).
     pub fn new(root: G, eval: E, costs: C) -> Self {
-        PathAnalysis {
-            root,
-            eval,
-            costs,
-            limits: Limits::default(),
-        }
+        PathAnalysis { root, eval, costs, limits: Limits::default() }
     }
 
     /// Limits the tree to `depth` plies (horizon costs below).
@@ -361,20 +323,11 @@ impl<G: Game, E: Evaluator<G> + Clone, C: CostModel + Clone> PathAnalysis<G, E, 
     /// (`"costs"`), a finished root, a zero depth.
     pub fn stats(&self, policy: TreePolicy) -> Result<PathStats, GameError> {
         let rule = PathEval::new(policy, self.costs.clone())?;
-        let mut search =
-            Search::new(rule, self.eval.clone(), Options::full_width()).limits(self.limits.clone());
+        let mut search = Search::new(rule, self.eval.clone(), Options::full_width()).limits(self.limits.clone());
         search.run(&self.root)?;
-        let root = search
-            .rule()
-            .root
-            .get()
-            .filter(|v| !v.cost_to_go.is_nan() && !v.expected_cost.is_nan());
+        let root = search.rule().root.get().filter(|v| !v.cost_to_go.is_nan() && !v.expected_cost.is_nan());
         let root = root.ok_or_else(crate::backup::rminimax::invalid_costs)?;
-        Ok(PathStats {
-            cost_to_go: root.cost_to_go,
-            entropy: root.entropy,
-            expected_cost: root.expected_cost,
-        })
+        Ok(PathStats { cost_to_go: root.cost_to_go, entropy: root.entropy, expected_cost: root.expected_cost })
     }
 
     /// The path entropy `H` (nats) of `policy` (see [`stats`](Self::stats)).

@@ -33,16 +33,10 @@ const MAX_STEPS: usize = 200;
 
 fn check_problem(target: f64, lo: f64, hi: f64) -> Result<(), ParamError> {
     if !(target.is_finite() && target >= 0.0) {
-        return Err(ParamError::new(
-            "target entropy",
-            format!("must be finite and >= 0, got {target}"),
-        ));
+        return Err(ParamError::new("target entropy", format!("must be finite and >= 0, got {target}")));
     }
     if !(lo.is_finite() && hi.is_finite() && lo < hi) {
-        return Err(ParamError::new(
-            "bracket",
-            format!("need finite lo < hi, got [{lo}, {hi}]"),
-        ));
+        return Err(ParamError::new("bracket", format!("need finite lo < hi, got [{lo}, {hi}]")));
     }
     Ok(())
 }
@@ -80,11 +74,7 @@ where
             hi = mid;
         }
     }
-    Err(ParamError::new(
-        "target entropy",
-        format!("{target} is not reached within the bracket"),
-    )
-    .into())
+    Err(ParamError::new("target entropy", format!("{target} is not reached within the bracket")).into())
 }
 
 /// The root of `entropy(x) = target` in `[lo, hi]` to [`EXACT_TOLERANCE`],
@@ -196,13 +186,7 @@ impl<G: Game, E: Evaluator<G> + Clone, C: CostModel + Clone> PathAnalysis<G, E, 
     /// `target` exactly (to [`EXACT_TOLERANCE`]; see [`solve_exact`]).
     /// For ε-greedy, `H(ε)` rises then falls: choose a bracket on one side
     /// (e.g. from the ε where the policy is uniform up to 0.9999).
-    pub fn solve_exact(
-        &self,
-        family: PolicyFamily,
-        target: f64,
-        lo: f64,
-        hi: f64,
-    ) -> Result<f64, GameError> {
+    pub fn solve_exact(&self, family: PolicyFamily, target: f64, lo: f64, hi: f64) -> Result<f64, GameError> {
         solve_exact(|x| self.entropy(family.with(x)), target, lo, hi)
     }
 }

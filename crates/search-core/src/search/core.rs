@@ -84,6 +84,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         let win_threshold = win(MAX_PLY);
         let ply_adjusted = win(0) != win(1);
         let bounds = s.eval.bounds();
+        s.ordering.set_heuristics(prunes && opts.killers, prunes && opts.history);
         Core {
             rng: rng::seeded(opts.seed),
             s,
@@ -113,8 +114,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
     pub(crate) fn run(mut self, root: &G, root_window: Window) -> SearchResult<G::Move> {
         self.root_player = root.turn().player().unwrap_or(Player::First);
         let max_depth = self.s.limits.depth.map(|d| d.min(MAX_PLY) as i32);
-        let deepening =
-            self.opts.iterative_deepening && (max_depth.is_some() || self.has_soft_limits());
+        let deepening = self.opts.iterative_deepening && (max_depth.is_some() || self.has_soft_limits());
         let (mut depth, last) = match (deepening, max_depth) {
             (true, Some(d)) => (1, d),
             (true, None) => (1, MAX_PLY as i32),
@@ -168,12 +168,16 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
                 *d = Some(w);
                 w
             };
-            if x <= window.alpha && window.alpha > f64::NEG_INFINITY {
+            // Only an aspiration window is widened and searched again; a
+            // window from the caller (`run_with_window`) is not: a value
+            // outside it is the fail-soft bound the caller asked for.
+            let aspirating = root_window.is_full();
+            if aspirating && x <= window.alpha && window.alpha > f64::NEG_INFINITY {
                 let w = widen(&mut delta);
                 window.alpha = if x - w > -self.win_threshold { x - w } else { f64::NEG_INFINITY };
                 continue;
             }
-            if x >= window.beta && window.beta < f64::INFINITY {
+            if aspirating && x >= window.beta && window.beta < f64::INFINITY {
                 let w = widen(&mut delta);
                 window.beta = if x + w < self.win_threshold { x + w } else { f64::INFINITY };
                 continue;
@@ -183,15 +187,10 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
     }
 
     fn result(&self, value: f64) -> SearchResult<G::Move> {
-        let best_score =
-            self.root_moves.iter().map(|m| m.score).fold(f64::NEG_INFINITY, f64::max);
+        let best_score = self.root_moves.iter().map(|m| m.score).fold(f64::NEG_INFINITY, f64::max);
         let best = self.root_moves.iter().find(|m| m.score == best_score).map(|m| m.mv);
-        let best_moves = self
-            .root_moves
-            .iter()
-            .filter(|m| m.score == best_score && m.bound == Bound::Exact)
-            .map(|m| m.mv)
-            .collect();
+        let best_moves =
+            self.root_moves.iter().filter(|m| m.score == best_score && m.bound == Bound::Exact).map(|m| m.mv).collect();
         SearchResult {
             value,
             best,
@@ -253,11 +252,11 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
     }
 
     /// Mate-distance values are stored relative to the node, not the root.
-    fn to_tt(&self, x: f64, ply: u32) -> f64 {
+    fn value_to_tt(&self, x: f64, ply: u32) -> f64 {
         if self.ply_adjusted && x.abs() >= self.win_threshold { x + x.signum() * f64::from(ply) } else { x }
     }
 
-    fn from_tt(&self, x: f64, ply: u32) -> f64 {
+    fn tt_to_value(&self, x: f64, ply: u32) -> f64 {
         if self.ply_adjusted && x.abs() >= self.win_threshold { x - x.signum() * f64::from(ply) } else { x }
     }
 
@@ -323,48 +322,49 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
 
         // Bounds the game knows on this node's value narrow the window.
         let mut window = window;
-        if self.negamax && ply > 0 {
-            if let Some((lo, hi)) = self.s.eval.node_bounds(state, perspective, ply) {
-                if hi <= window.alpha || lo >= window.beta || lo == hi {
-                    let bound = if lo >= window.beta || lo == hi { lo } else { hi };
-                    self.stats.cutoffs += 1;
-                    return self.s.rule.from_scalar(bound);
-                }
-                window = Window::new(window.alpha.max(lo.next_down()), window.beta.min(hi.next_up()));
+        if self.negamax
+            && ply > 0
+            && let Some((lo, hi)) = self.s.eval.node_bounds(state, perspective, ply)
+        {
+            if hi <= window.alpha || lo >= window.beta || lo == hi {
+                let bound = if lo >= window.beta || lo == hi { lo } else { hi };
+                self.stats.cutoffs += 1;
+                return self.s.rule.from_scalar(bound);
             }
+            window = Window::new(window.alpha.max(lo.next_down()), window.beta.min(hi.next_up()));
         }
 
         // Transposition table.
         let key = if self.prunes && self.s.tt.is_some() { state.hash_key() } else { None };
         let mut tt_move = None;
-        if let (Some(k), Some(tt)) = (key, &self.s.tt) {
-            if let Some(e) = tt.probe(k) {
-                tt_move = e.mv;
-                let deep_enough = match self.tt_depth {
-                    TtDepth::Exact => e.depth == depth,
-                    TtDepth::AtLeast => e.depth >= depth,
+        if let (Some(k), Some(tt)) = (key, &self.s.tt)
+            && let Some(e) = tt.probe(k)
+        {
+            tt_move = e.mv;
+            let deep_enough = match self.tt_depth {
+                TtDepth::Exact => e.depth == depth,
+                TtDepth::AtLeast => e.depth >= depth,
+            };
+            if deep_enough && ply > 0 {
+                let v = self.tt_to_value(e.value, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => v >= window.beta,
+                    Bound::Upper => v <= window.alpha,
                 };
-                if deep_enough && ply > 0 {
-                    let v = self.from_tt(e.value, ply);
-                    let cut = match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => v >= window.beta,
-                        Bound::Upper => v <= window.alpha,
-                    };
-                    if cut {
-                        if let Some(value) = self.s.rule.from_scalar(v) {
-                            self.stats.tt_cuts += 1;
-                            return Some(value);
-                        }
-                    }
+                if cut && let Some(value) = self.s.rule.from_scalar(v) {
+                    self.stats.tt_cuts += 1;
+                    return Some(value);
                 }
             }
         }
 
-        if self.negamax && ply > 0 && node.turn != Turn::Chance {
-            if let Some(v) = self.forward_prune(state, depth, ply, window, perspective)? {
-                return self.s.rule.from_scalar(v);
-            }
+        if self.negamax
+            && ply > 0
+            && node.turn != Turn::Chance
+            && let Some(v) = self.forward_prune(state, depth, ply, window, perspective)?
+        {
+            return self.s.rule.from_scalar(v);
         }
 
         let (value, best_move) = match node.turn {
@@ -377,7 +377,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
 
         if let Some(k) = key {
             let x = self.s.rule.scalar(&value);
-            let stored = self.to_tt(x, ply);
+            let stored = self.value_to_tt(x, ply);
             if let Some(tt) = &mut self.s.tt {
                 tt.store(k, stored, best_move, depth, window.classify(x));
             }
@@ -387,7 +387,14 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
 
     /// Null-move pruning and ProbCut. `Some(Some(v))`: the node fails high
     /// with value `v`.
-    fn forward_prune(&mut self, state: &G, depth: i32, ply: u32, window: Window, perspective: Player) -> Option<Option<f64>> {
+    fn forward_prune(
+        &mut self,
+        state: &G,
+        depth: i32,
+        ply: u32,
+        window: Window,
+        perspective: Player,
+    ) -> Option<Option<f64>> {
         let beta = window.beta;
         if !beta.is_finite() || beta.abs() >= self.win_threshold {
             return Some(None);
@@ -406,14 +413,14 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
                 }
             }
         }
-        if let Some(pc) = self.opts.probcut {
-            if depth >= pc.min_depth as i32 {
-                let bound = beta + pc.margin;
-                let v = self.search(state, depth - pc.reduction as i32, ply, Window::new(bound.next_down(), bound))?;
-                if self.s.rule.scalar(&v) >= bound {
-                    self.stats.cutoffs += 1;
-                    return Some(Some(beta));
-                }
+        if let Some(pc) = self.opts.probcut
+            && depth >= pc.min_depth as i32
+        {
+            let bound = beta + pc.margin;
+            let v = self.search(state, depth - pc.reduction as i32, ply, Window::new(bound.next_down(), bound))?;
+            if self.s.rule.scalar(&v) >= bound {
+                self.stats.cutoffs += 1;
+                return Some(Some(beta));
             }
         }
         Some(None)
@@ -423,22 +430,23 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
     /// pruning.
     fn order(&mut self, state: &G, moves: &mut Vec<G::Move>, tt_move: Option<G::Move>, p: usize, perspective: Player) {
         let use_hint = self.opts.game_ordering;
-        let (killers, history) = (self.prunes && self.opts.killers, self.prunes && self.opts.history);
         if use_hint || self.prunes {
             let mut keys = take(&mut self.plies[p].keys);
             keys.clear();
             for (i, &mv) in moves.iter().enumerate() {
                 let hint = if use_hint { state.order_hint(mv) } else { 0 };
                 let tt = if self.prunes { tt_move } else { None };
-                let key = self.s.ordering.key(mv, hint, tt, p, perspective.index(), killers, history);
+                let key = self.s.ordering.key(mv, hint, tt, p, perspective.index());
                 keys.push((key, i as u32));
             }
             keys.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             self.permute(moves, keys.iter().map(|k| k.1), p);
             self.plies[p].keys = keys;
         }
-        if let Some(k) = self.opts.beam.filter(|_| self.negamax) {
-            if moves.len() > k {
+        if let Some(k) = self.opts.beam.filter(|_| self.negamax)
+            && moves.len() > k
+        {
+            {
                 let mut scores = take(&mut self.plies[p].scores);
                 scores.clear();
                 for (i, &mv) in moves.iter().enumerate() {
@@ -467,7 +475,12 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
 
     /// A player node: the rule combines the children; with pruning, the
     /// window of each child comes from the rule's affine form.
-    fn player_node(&mut self, node: &NodeInfo<'_, G>, moves: &[G::Move], window: Window) -> Option<(R::Value, Option<G::Move>)> {
+    fn player_node(
+        &mut self,
+        node: &NodeInfo<'_, G>,
+        moves: &[G::Move],
+        window: Window,
+    ) -> Option<(R::Value, Option<G::Move>)> {
         let (state, depth, ply) = (node.state, node.depth, node.ply);
         let p = ply as usize;
         let affine = if self.prunes { self.s.rule.affine(node) } else { Affine::NEGAMAX };

@@ -379,11 +379,7 @@ impl<G: Game, E: Evaluator<G>, R: Backup<G>> Search<G, E, R> {
     /// assert!(r.value > 2.5);
     /// # Ok::<(), search_core::GameError>(())
     /// ```
-    pub fn run_with_window(
-        &mut self,
-        state: &G,
-        window: Window,
-    ) -> Result<SearchResult<G::Move>, GameError> {
+    pub fn run_with_window(&mut self, state: &G, window: Window) -> Result<SearchResult<G::Move>, GameError> {
         if window.alpha.is_nan() || window.beta.is_nan() || window.alpha >= window.beta {
             return Err(ParamError::new("window", format!("need alpha < beta, got {window:?}")).into());
         }
@@ -397,6 +393,8 @@ impl<G: Game, E: Evaluator<G>, R: Backup<G>> Search<G, E, R> {
         if let Some(tt) = &mut self.tt {
             tt.new_search();
         }
-        Ok(core::Core::new(self).run(state, window))
+        let mut root = state.clone();
+        root.mark_search_root();
+        Ok(core::Core::new(self).run(&root, window))
     }
 }

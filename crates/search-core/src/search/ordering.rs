@@ -12,6 +12,8 @@ const HISTORY_MAX: i64 = 1 << 28;
 pub(crate) struct Ordering<M> {
     killers: Vec<[Option<M>; 2]>,
     history: Vec<i64>,
+    use_killers: bool,
+    use_history: bool,
 }
 
 /// Sort keys: the TT move first, then by game hint, then killers, then history.
@@ -22,7 +24,13 @@ const KILLER_2: i64 = 1 << 29;
 
 impl<M: Copy + Eq + Hash> Ordering<M> {
     pub(crate) fn new() -> Self {
-        Ordering { killers: Vec::new(), history: vec![0; 2 * HISTORY_SIZE] }
+        Ordering { killers: Vec::new(), history: vec![0; 2 * HISTORY_SIZE], use_killers: false, use_history: false }
+    }
+
+    /// Switches killer moves and the history heuristic on or off.
+    pub(crate) fn set_heuristics(&mut self, killers: bool, history: bool) {
+        self.use_killers = killers;
+        self.use_history = history;
     }
 
     pub(crate) fn clear(&mut self) {
@@ -39,30 +47,21 @@ impl<M: Copy + Eq + Hash> Ordering<M> {
 
     /// The sort key of `mv` (larger first).
     #[inline]
-    pub(crate) fn key(
-        &self,
-        mv: M,
-        hint: i32,
-        tt_move: Option<M>,
-        ply: usize,
-        player: usize,
-        use_killers: bool,
-        use_history: bool,
-    ) -> i64 {
+    pub(crate) fn key(&self, mv: M, hint: i32, tt_move: Option<M>, ply: usize, player: usize) -> i64 {
         if tt_move == Some(mv) {
             return TT_MOVE;
         }
         let mut key = i64::from(hint) << HINT_SHIFT;
-        if use_killers {
-            if let Some(k) = self.killers.get(ply) {
-                if k[0] == Some(mv) {
-                    key += KILLER_1;
-                } else if k[1] == Some(mv) {
-                    key += KILLER_2;
-                }
+        if self.use_killers
+            && let Some(k) = self.killers.get(ply)
+        {
+            if k[0] == Some(mv) {
+                key += KILLER_1;
+            } else if k[1] == Some(mv) {
+                key += KILLER_2;
             }
         }
-        if use_history {
+        if self.use_history {
             key += self.history[Self::history_index(player, &mv)];
         }
         key

@@ -66,10 +66,10 @@ impl<M: Copy> TranspositionTable<M> {
         if replace_first {
             // Keep the best move of an older result of the same position.
             let keep_mv = first.filter(|e| e.key == key).and_then(|e| e.mv);
-            if let Some(old) = first.take() {
-                if old.key != key {
-                    self.slots[b + 1] = Some(old);
-                }
+            if let Some(old) = first.take()
+                && old.key != key
+            {
+                self.slots[b + 1] = Some(old);
             }
             self.slots[b] = Some(Entry { mv: mv.or(keep_mv), ..entry });
         } else {

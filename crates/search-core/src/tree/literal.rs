@@ -321,7 +321,13 @@ impl Parser<'_> {
             "" => return Err(self.err("expected a node")),
             w => match w.parse::<f64>() {
                 Ok(v) if v.is_finite() => {
-                    self.nodes.push(Node { kind: NodeKind::Leaf, label, value: Some(v), children: vec![], probs: vec![] });
+                    self.nodes.push(Node {
+                        kind: NodeKind::Leaf,
+                        label,
+                        value: Some(v),
+                        children: vec![],
+                        probs: vec![],
+                    });
                     return Ok(self.nodes.len() as u32 - 1);
                 }
                 _ => {

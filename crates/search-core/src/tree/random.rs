@@ -84,10 +84,10 @@ impl RandomTree {
         if depth == 0 {
             return Err(ParamError::new("depth", "a random tree needs depth >= 1"));
         }
-        if let LeafModel::Uniform { min, max } = model {
-            if min > max {
-                return Err(ParamError::new("leaf range", format!("empty range {min}..={max}")));
-            }
+        if let LeafModel::Uniform { min, max } = model
+            && min > max
+        {
+            return Err(ParamError::new("leaf range", format!("empty range {min}..={max}")));
         }
         let tree = RandomTree {
             seed,
@@ -212,11 +212,8 @@ impl Game for RandomTree {
         if self.is_chance_ply(self.ply) {
             return Turn::Chance;
         }
-        let player_levels = if self.chance_every == 0 {
-            self.ply
-        } else {
-            self.ply - self.ply / (self.chance_every + 1)
-        };
+        let player_levels =
+            if self.chance_every == 0 { self.ply } else { self.ply - self.ply / (self.chance_every + 1) };
         Turn::Player(if player_levels % 2 == 0 { Player::First } else { Player::Second })
     }
 

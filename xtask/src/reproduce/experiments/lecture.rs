@@ -236,7 +236,11 @@ impl Experiment for LectureAlphaBeta {
                     r.insert("knuth_moore".into(), json!(km));
                     let exponent = leaves.ln() / (b.ln() * d);
                     r.insert("leaf_exponent".into(), json!(exponent));
-                    reference = format!("b^d = {:.0}, b^(3d/4) = {:.0}, K-M = {km:.0}; leaves = b^({exponent:.3}·d)", b.powf(d), b.powf(0.75 * d));
+                    reference = format!(
+                        "b^d = {:.0}, b^(3d/4) = {:.0}, K-M = {km:.0}; leaves = b^({exponent:.3}·d)",
+                        b.powf(d),
+                        b.powf(0.75 * d)
+                    );
                     if search == "alphabeta" && ordering == "perfect" {
                         let ok = (leaves - km).abs() < 0.5;
                         verdicts.push(format!(
@@ -262,7 +266,15 @@ impl Experiment for LectureAlphaBeta {
                     ));
                     reference = "known: 549,946 nodes, value 0".into();
                 }
-                lines.push(vec![game.clone(), search, ordering, format!("{depth}"), format!("{nodes:.1}"), format!("{leaves:.1}"), reference]);
+                lines.push(vec![
+                    game.clone(),
+                    search,
+                    ordering,
+                    format!("{depth}"),
+                    format!("{nodes:.1}"),
+                    format!("{leaves:.1}"),
+                    reference,
+                ]);
                 rows.push(r);
             }
         }

@@ -65,31 +65,17 @@ pub trait CostModel {
 /// above it; see the [module documentation](self)).
 #[inline]
 pub(crate) fn checked(cost: f64) -> f64 {
-    if cost.is_finite() && cost >= 0.0 {
-        cost
-    } else {
-        f64::NAN
-    }
+    if cost.is_finite() && cost >= 0.0 { cost } else { f64::NAN }
 }
 
 /// The checked cost of the arc into the leaf `node`.
 #[inline]
-pub(crate) fn leaf_cost<G: Game, C: CostModel + ?Sized>(
-    costs: &C,
-    node: &NodeInfo<'_, G>,
-    leaf: Leaf,
-) -> f64 {
+pub(crate) fn leaf_cost<G: Game, C: CostModel + ?Sized>(costs: &C, node: &NodeInfo<'_, G>, leaf: Leaf) -> f64 {
     let to_ai = |v: f64| {
-        if node.perspective == node.root_player {
-            v
-        } else {
-            -v
-        }
+        if node.perspective == node.root_player { v } else { -v }
     };
     checked(match leaf {
-        Leaf::Terminal { outcome, value } => {
-            costs.terminal(outcome, node.root_player, to_ai(value))
-        }
+        Leaf::Terminal { outcome, value } => costs.terminal(outcome, node.root_player, to_ai(value)),
         Leaf::Horizon { value } => costs.horizon(to_ai(value)),
     })
 }
@@ -151,18 +137,9 @@ impl OutcomeCosts {
             non_negative(name, c)?;
         }
         if !(win <= draw && draw <= loss) {
-            return Err(ParamError::new(
-                "costs",
-                format!("need win <= draw <= loss, got {win}, {draw}, {loss}"),
-            ));
+            return Err(ParamError::new("costs", format!("need win <= draw <= loss, got {win}, {draw}, {loss}")));
         }
-        Ok(OutcomeCosts {
-            win,
-            draw,
-            loss,
-            interior: 1.0,
-            range: 1.0,
-        })
+        Ok(OutcomeCosts { win, draw, loss, interior: 1.0, range: 1.0 })
     }
 
     /// Sets the cost of an arc into an interior node (finite, `≥ 0`).
@@ -180,24 +157,14 @@ impl OutcomeCosts {
 
     fn scale(&self, value: f64) -> f64 {
         let t = (value / self.range).clamp(-1.0, 1.0);
-        if t >= 0.0 {
-            self.draw - t * (self.draw - self.win)
-        } else {
-            self.draw - t * (self.loss - self.draw)
-        }
+        if t >= 0.0 { self.draw - t * (self.draw - self.win) } else { self.draw - t * (self.loss - self.draw) }
     }
 }
 
 impl Default for OutcomeCosts {
     /// Win 0, draw 1, loss 2, interior 1, horizon range 1.
     fn default() -> Self {
-        OutcomeCosts {
-            win: Self::WIN,
-            draw: Self::DRAW,
-            loss: Self::LOSS,
-            interior: 1.0,
-            range: 1.0,
-        }
+        OutcomeCosts { win: Self::WIN, draw: Self::DRAW, loss: Self::LOSS, interior: 1.0, range: 1.0 }
     }
 }
 
@@ -254,10 +221,7 @@ impl UtilityCosts {
     pub fn new(interior: f64, offset: f64) -> Result<Self, ParamError> {
         non_negative("interior cost", interior)?;
         if !offset.is_finite() {
-            return Err(ParamError::new(
-                "offset",
-                format!("must be finite, got {offset}"),
-            ));
+            return Err(ParamError::new("offset", format!("must be finite, got {offset}")));
         }
         Ok(UtilityCosts { interior, offset })
     }
@@ -266,10 +230,7 @@ impl UtilityCosts {
 impl Default for UtilityCosts {
     /// Interior 1, offset 0 (the paper's Tables II and III).
     fn default() -> Self {
-        UtilityCosts {
-            interior: 1.0,
-            offset: 0.0,
-        }
+        UtilityCosts { interior: 1.0, offset: 0.0 }
     }
 }
 
@@ -291,10 +252,7 @@ fn non_negative(name: &'static str, c: f64) -> Result<f64, ParamError> {
     if c.is_finite() && c >= 0.0 {
         Ok(c)
     } else {
-        Err(ParamError::new(
-            name,
-            format!("must be finite and >= 0, got {c}"),
-        ))
+        Err(ParamError::new(name, format!("must be finite and >= 0, got {c}")))
     }
 }
 
@@ -307,9 +265,7 @@ mod tests {
         let c = OutcomeCosts::default().with_horizon_range(10.0).unwrap();
         let ai = Player::First;
         assert!(c.terminal(Outcome::Win(ai), ai, 0.0) < c.terminal(Outcome::Draw, ai, 0.0));
-        assert!(
-            c.terminal(Outcome::Draw, ai, 0.0) < c.terminal(Outcome::Win(ai.opponent()), ai, 0.0)
-        );
+        assert!(c.terminal(Outcome::Draw, ai, 0.0) < c.terminal(Outcome::Win(ai.opponent()), ai, 0.0));
         for h in [-1e9, -10.0, -3.0, 0.0, 2.5, 10.0, 1e9] {
             let x = c.horizon(h);
             assert!((0.0..=2.0).contains(&x), "{h} -> {x}");

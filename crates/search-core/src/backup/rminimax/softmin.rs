@@ -40,12 +40,7 @@ impl SoftMin {
     /// +∞; not checked here: the rules validate θ when they are built).
     #[inline]
     pub fn new(theta: f64) -> Self {
-        SoftMin {
-            theta,
-            min: f64::INFINITY,
-            sum: 0.0,
-            poisoned: false,
-        }
+        SoftMin { theta, min: f64::INFINITY, sum: 0.0, poisoned: false }
     }
 
     /// Adds a cost.
