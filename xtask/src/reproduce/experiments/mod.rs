@@ -1,10 +1,23 @@
 //! The registry of experiments, in report order.
 
 mod lecture;
+mod reibman;
+mod rminimax;
 
 use super::Experiment;
 
 /// Every experiment, in the order of the report.
 pub(super) fn all() -> Vec<Box<dyn Experiment>> {
-    vec![Box::new(lecture::LectureAlphaBeta)]
+    vec![
+        Box::new(rminimax::Table1),
+        Box::new(rminimax::EntropyTable { number: 2 }),
+        Box::new(rminimax::EntropyTable { number: 3 }),
+        Box::new(rminimax::Figure::TicTacToe),
+        Box::new(rminimax::Figure::Connect4),
+        Box::new(rminimax::Figure::Connect4Ab),
+        Box::new(reibman::Fig1),
+        Box::new(reibman::Table1),
+        Box::new(reibman::Table2),
+        Box::new(lecture::LectureAlphaBeta),
+    ]
 }

@@ -10,7 +10,7 @@
 /// input and every θ (no overflow at θ = 10⁶ and costs 10⁶, no loss of the
 /// minimum at θ = 10⁻⁶); it lies in `[m − ln(n)/θ, m]`. At θ = +∞ it is the
 /// exact minimum. A NaN input makes the result NaN (poisoning; see
-/// [`costs`](super::costs)).
+/// [`costs`](crate::backup::rminimax::CostModel)).
 ///
 /// ```
 /// use search_core::backup::rminimax::SoftMin;

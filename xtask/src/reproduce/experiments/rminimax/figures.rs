@@ -39,7 +39,7 @@ use search_core::search::{Limits, Options, Search};
 use search_core::{Agent, Game, GameError, OutcomeOnly, ParamError, Player, rng};
 use serde_json::{Value, json};
 
-use super::pruned::{alpha_beta_visited, restricted_root};
+use super::pruned::{PathEval, alpha_beta_visited, restricted_root};
 use crate::reproduce::output::table;
 use crate::reproduce::plot::heatmap;
 use crate::reproduce::stats::{ci95, mean_se};
@@ -174,7 +174,7 @@ pub(crate) fn pruned_distribution(
     sizes.full += full.stats.nodes;
     sizes.positions += 1;
     let root = restricted_root(state, visited.codes);
-    let mut agent = rminimax_agent(theta, connect4_costs()?, eval, Limits::depth(LOOKAHEAD))?;
+    let mut agent = rminimax_agent(theta, connect4_costs()?, PathEval(eval), Limits::depth(LOOKAHEAD))?;
     agent.distribution(&root)
 }
 

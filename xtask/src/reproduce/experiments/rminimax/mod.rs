@@ -12,17 +12,3 @@ mod tests;
 
 pub(crate) use figures::Figure;
 pub(crate) use tables::{EntropyTable, Table1};
-
-use super::Experiment;
-
-/// The Rminimax experiments, in report order.
-pub(crate) fn all() -> Vec<Box<dyn Experiment>> {
-    vec![
-        Box::new(Table1),
-        Box::new(EntropyTable { number: 2 }),
-        Box::new(EntropyTable { number: 3 }),
-        Box::new(Figure::TicTacToe),
-        Box::new(Figure::Connect4),
-        Box::new(Figure::Connect4Ab),
-    ]
-}

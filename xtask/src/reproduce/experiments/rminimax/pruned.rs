@@ -23,7 +23,7 @@ use std::rc::Rc;
 
 use search_core::backup::Minimax;
 use search_core::search::{Options, Search};
-use search_core::{Evaluator, Game, GameError, ParamError, Status, Turn};
+use search_core::{Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn};
 
 /// Moves are numbered `0..MAX_BRANCH - 1` in a path code (3 bits per ply).
 const MAX_BRANCH: u64 = 7;
@@ -60,12 +60,8 @@ impl<G: Game> PathGame<G> {
         PathGame { inner, path: 0, log }
     }
 
-    /// The wrapped state.
-    pub(crate) fn inner(&self) -> &G {
-        &self.inner
-    }
-
     /// The path code of this node.
+    #[cfg(test)]
     pub(crate) fn path(&self) -> u64 {
         self.path
     }
@@ -135,10 +131,34 @@ impl<G: Game> Game for PathGame<G> {
     }
 }
 
+/// An evaluator of the wrapped game, for the wrapper.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PathEval<E>(pub(crate) E);
+
+impl<G: Game, E: Evaluator<G>> Evaluator<PathGame<G>> for PathEval<E> {
+    const PERSPECTIVE: Perspective = E::PERSPECTIVE;
+    fn evaluate(&self, state: &PathGame<G>) -> f64 {
+        self.0.evaluate(&state.inner)
+    }
+    fn terminal_value(&self, outcome: Outcome, player: Player, ply: u32) -> f64 {
+        self.0.terminal_value(outcome, player, ply)
+    }
+    fn noisy_moves(&self, state: &PathGame<G>, out: &mut Vec<G::Move>) {
+        self.0.noisy_moves(&state.inner, out);
+    }
+    fn bounds(&self) -> Option<(f64, f64)> {
+        self.0.bounds()
+    }
+    fn node_bounds(&self, state: &PathGame<G>, player: Player, ply: u32) -> Option<(f64, f64)> {
+        self.0.node_bounds(&state.inner, player, ply)
+    }
+}
+
 /// What alpha-beta visited below `root` with a `depth`-ply look-ahead:
 /// the recorded path codes, and alpha-beta's result (value, best move,
 /// node count) on the same tree.
 #[derive(Debug)]
+#[cfg_attr(not(test), allow(dead_code))] // value and best: checked by the tests
 pub(crate) struct Visited<M> {
     /// The path codes of the visited nodes.
     pub(crate) codes: HashSet<u64>,
@@ -167,7 +187,7 @@ pub(crate) fn alpha_beta_visited<G: Game, E: Evaluator<G>>(
     let log = Rc::new(PathLog::Record(RefCell::new(HashSet::new())));
     let game = PathGame::root(root.clone(), Rc::clone(&log));
     let options = Options { game_ordering: true, ..Options::plain_alpha_beta() };
-    let r = Search::new(Minimax, eval, options).depth(depth).run(&game)?;
+    let r = Search::new(Minimax, PathEval(eval), options).depth(depth).run(&game)?;
     drop(game);
     let codes = match Rc::try_unwrap(log) {
         Ok(PathLog::Record(seen)) => seen.into_inner(),

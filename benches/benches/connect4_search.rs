@@ -1,0 +1,37 @@
+//! Alpha-beta at fixed depths on connect-4 7 × 6 positions: plain fail-soft
+//! alpha-beta in the game's order, and the full engine (iterative deepening,
+//! table, PVS, killers, history), with `Connect4Eval`.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use games_small::{Connect4, Connect4Eval};
+use search_core::backup::Minimax;
+use search_core::search::{Options, Search};
+
+/// Fixed positions: the start, an opening and two middle games.
+const POSITIONS: [(&str, &str); 4] =
+    [("start", ""), ("opening", "4453"), ("middle-a", "44536271223"), ("middle-b", "3344556621717")];
+
+fn connect4_search(c: &mut Criterion) {
+    let mut group = c.benchmark_group("connect4-alphabeta");
+    group.sample_size(10);
+    let drivers = [("plain", Options::plain_alpha_beta()), ("engine", Options::default())];
+    for (name, moves) in POSITIONS {
+        let board = Connect4::from_moves(7, 6, moves).expect("legal moves");
+        for depth in [6u32, 8] {
+            for (driver, options) in &drivers {
+                let run = || {
+                    Search::new(Minimax, Connect4Eval::default(), options.clone())
+                        .depth(depth)
+                        .run(&board)
+                        .expect("the game goes on")
+                };
+                group.throughput(Throughput::Elements(run().stats.nodes));
+                group.bench_function(BenchmarkId::new(format!("{driver}/d{depth}"), name), |b| b.iter(|| run().value));
+            }
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, connect4_search);
+criterion_main!(benches);

@@ -1,0 +1,569 @@
+//! `cargo xtask bench [--quick]`: the library against its limits and against
+//! another library, every ratio measured side by side in one run.
+//!
+//! - **Side by side with minimax-rs** (the `minimax` crate): connect-4
+//!   alpha-beta, ours against theirs on the same game, evaluator and table
+//!   size. minimax-rs is a dev-dependency of the `benches` crate only, so this
+//!   task runs the `benches` example `side_by_side` (examples may use
+//!   dev-dependencies) and parses its tab-separated output; the example does
+//!   the interleaved runs and checks that both sides find the same root values.
+//! - **Against the limits**, measured here: Rminimax time ÷ minimax time on
+//!   the same full tree; PIOM nodes ÷ IOM nodes; alpha-beta leaves ÷ the
+//!   Knuth–Moore minimum; the connect-4 solver's mean nodes ÷ Pons' published
+//!   figures; chess perft through the `Game` trait ÷ `shakmaty`'s own perft
+//!   (only `xtask` may depend on the GPL chess crate).
+//!
+//! Timed comparisons run interleaved (A B A B …, at least five pairs; two with
+//! `--quick`); the tables give the median of each side and the median, minimum
+//! and maximum of the per-pair ratios. Nothing asserts on time. The report is
+//! printed as Markdown and written to `docs/benchmarks.md` (with `--quick`, to
+//! `target/benchmarks-quick.md`, so that a smoke run never overwrites the
+//! committed figures) with the machine, compiler, date and command.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant, SystemTime};
+
+use games_chess::shakmaty;
+use games_chess::{ChessGame, Rules};
+use games_small::solver::Solver;
+use games_small::{Connect4, TicTacToe, TicTacToeEval};
+use search_core::backup::{Iom, Minimax, Rminimax};
+use search_core::search::{Options, Search};
+use search_core::tree::{LeafModel, RandomTree, RandomTreeEval};
+
+use crate::TaskResult;
+
+/// Arguments of `cargo xtask bench`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// A smoke run for CI: small depths and sets, two pairs, a report in
+    /// `target/benchmarks-quick.md`.
+    #[arg(long)]
+    quick: bool,
+    /// Interleaved pairs per timed comparison (default 5; 2 with --quick).
+    #[arg(long)]
+    pairs: Option<usize>,
+    /// Connect-4 depths of the minimax-rs comparison (default 8,10,12; 6,8
+    /// with --quick).
+    #[arg(long, value_delimiter = ',')]
+    depths: Option<Vec<u32>>,
+    /// Skip the minimax-rs comparison (it builds and runs a `benches` example).
+    #[arg(long)]
+    no_side_by_side: bool,
+    /// Where to write the report (default docs/benchmarks.md, or
+    /// target/benchmarks-quick.md with --quick).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// Pons' mean nodes per position on his benchmark sets ("Solving Connect 4",
+/// part 12), by set name.
+const PONS_NODES: [(&str, f64); 3] = [("end-easy", 51.3), ("middle-easy", 450.0), ("begin-easy", 3298.0)];
+
+/// Where the shared connect-4 sets live, relative to the workspace root.
+const CONNECT4_SETS: &str = "../shared/connect4";
+
+/// A timed comparison: per-pair times of the two sides and what proves that
+/// they did the same work.
+#[derive(Debug)]
+struct Timed {
+    name: String,
+    ours: Vec<f64>,
+    theirs: Vec<f64>,
+    /// The work check: node counts, values.
+    work: String,
+    /// The goal on the ratio, if any.
+    goal: Option<f64>,
+}
+
+/// A non-time ratio (nodes, leaves).
+#[derive(Debug)]
+struct Counted {
+    name: String,
+    ours: f64,
+    reference: f64,
+    note: String,
+    goal: Option<f64>,
+}
+
+#[derive(Debug, Default)]
+struct Report {
+    timed: Vec<Timed>,
+    counted: Vec<Counted>,
+    notes: Vec<String>,
+}
+
+pub(crate) fn run(args: Args) -> TaskResult {
+    let pairs = args.pairs.unwrap_or(if args.quick { 2 } else { 5 });
+    if pairs == 0 {
+        return Err("--pairs must be at least 1".into());
+    }
+    let root = workspace_root();
+    let mut report = Report::default();
+    if !args.no_side_by_side {
+        let depths = args.depths.clone().unwrap_or(if args.quick { vec![6, 8] } else { vec![8, 10, 12] });
+        side_by_side(&root, &depths, pairs, args.quick, &mut report)?;
+    }
+    rminimax_vs_minimax(pairs, args.quick, &mut report);
+    piom_vs_iom(args.quick, &mut report);
+    knuth_moore(args.quick, &mut report);
+    solver_vs_pons(&root, args.quick, &mut report)?;
+    chess_perft(pairs, args.quick, &mut report);
+
+    let command = std::env::args().skip(1).collect::<Vec<_>>().join(" ");
+    let markdown = render(&report, &format!("cargo xtask {command}"));
+    println!("{markdown}");
+    let out = args.out.unwrap_or_else(|| {
+        if args.quick { root.join("target/benchmarks-quick.md") } else { root.join("docs/benchmarks.md") }
+    });
+    if let Some(dir) = out.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(&out, markdown)?;
+    eprintln!("wrote {}", out.display());
+    Ok(())
+}
+
+/// The workspace root (the parent of this crate's directory).
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is inside the workspace").to_path_buf()
+}
+
+/// Runs `f` `pairs` times interleaved with `g` (f, g, f, g, …) and returns
+/// each side's times in seconds. The results of the first pair are returned
+/// for the work check.
+fn interleaved<A, B>(pairs: usize, mut f: impl FnMut() -> A, mut g: impl FnMut() -> B) -> (Vec<f64>, Vec<f64>, A, B) {
+    let (mut ta, mut tb) = (Vec::with_capacity(pairs), Vec::with_capacity(pairs));
+    let mut first = None;
+    for _ in 0..pairs {
+        let (a, da) = timed(&mut f);
+        let (b, db) = timed(&mut g);
+        ta.push(da);
+        tb.push(db);
+        first.get_or_insert((a, b));
+    }
+    let (a, b) = first.expect("at least one pair");
+    (ta, tb, a, b)
+}
+
+fn timed<T>(f: &mut impl FnMut() -> T) -> (T, f64) {
+    let start = Instant::now();
+    let out = f();
+    (out, start.elapsed().as_secs_f64())
+}
+
+fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n == 0 {
+        f64::NAN
+    } else if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// The per-pair ratios ours ÷ theirs: median, min, max.
+fn ratios(t: &Timed) -> (f64, f64, f64) {
+    let r: Vec<f64> = t.ours.iter().zip(&t.theirs).map(|(a, b)| a / b).collect();
+    let min = r.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = r.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (median(&r), min, max)
+}
+
+// ---------------------------------------------------------------------------
+// minimax-rs, through the benches example.
+
+fn side_by_side(root: &Path, depths: &[u32], pairs: usize, quick: bool, report: &mut Report) -> TaskResult {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let depths_arg = depths.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+    let positions = if quick { "5" } else { "20" };
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(root).args(["run", "--quiet", "--release", "-p", "benches", "--example", "side_by_side", "--"]);
+    cmd.args(["--depths", &depths_arg, "--pairs", &pairs.to_string(), "--positions", positions]);
+    // Full-width alpha-beta on 20 positions at depth 12 takes minutes per
+    // pair; the iterative drivers run at every depth.
+    let negamax_max = if quick { u32::MAX } else { 10 };
+    let mut outputs = Vec::new();
+    let (shallow, deep): (Vec<u32>, Vec<u32>) = depths.iter().partition(|&&d| d <= negamax_max);
+    if !shallow.is_empty() {
+        let list = shallow.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+        outputs.push(run_example(&mut clone_with(&cmd, &["--depths", &list]))?);
+    }
+    if !deep.is_empty() {
+        let list = deep.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+        outputs.push(run_example(&mut clone_with(&cmd, &["--depths", &list, "--drivers", "iterative"]))?);
+        outputs.push(run_example(&mut clone_with(
+            &cmd,
+            &["--depths", &list, "--drivers", "negamax", "--positions", "0"],
+        ))?);
+        report.notes.push(format!(
+            "Depth {}: plain alpha-beta (`negamax`) from the start position only; on the 20 mid-game \
+             positions it takes minutes per pair on both sides.",
+            list
+        ));
+    }
+    for out in outputs {
+        parse_side_by_side(&out, report)?;
+    }
+    Ok(())
+}
+
+/// A copy of `cmd` with `extra` arguments appended (later flags win).
+fn clone_with(cmd: &Command, extra: &[&str]) -> Command {
+    let mut c = Command::new(cmd.get_program());
+    if let Some(dir) = cmd.get_current_dir() {
+        c.current_dir(dir);
+    }
+    c.args(cmd.get_args()).args(extra);
+    c
+}
+
+fn run_example(cmd: &mut Command) -> Result<String, Box<dyn std::error::Error>> {
+    eprintln!("running {cmd:?}");
+    let out = cmd.output()?;
+    eprint!("{}", String::from_utf8_lossy(&out.stderr));
+    if !out.status.success() {
+        return Err(
+            format!("the side_by_side example failed ({}): root values differ or it crashed", out.status).into()
+        );
+    }
+    Ok(String::from_utf8(out.stdout)?)
+}
+
+/// Parses the example's `case`, `sample` and `work` lines into comparisons.
+fn parse_side_by_side(out: &str, report: &mut Report) -> TaskResult {
+    for line in out.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        match f.as_slice() {
+            ["case", id, _] => {
+                let goal = id.starts_with("iterative").then_some(1.0);
+                report.timed.push(Timed {
+                    name: format!("connect-4 {id}: ours ÷ minimax-rs"),
+                    ours: Vec::new(),
+                    theirs: Vec::new(),
+                    work: String::new(),
+                    goal,
+                });
+            }
+            ["sample", _, _, a, b] => {
+                let t = report.timed.last_mut().ok_or("a sample before its case")?;
+                t.ours.push(a.parse::<f64>()? * 1e-9);
+                t.theirs.push(b.parse::<f64>()? * 1e-9);
+            }
+            ["work", _, na, nb, equal, n] => {
+                let t = report.timed.last_mut().ok_or("a work line before its case")?;
+                let (na, nb): (f64, f64) = (na.parse()?, nb.parse()?);
+                t.work = format!(
+                    "nodes {} vs {} (×{:.3}); equal root values {equal}/{n}; time per node ratio {:.2}",
+                    na,
+                    nb,
+                    na / nb,
+                    median(&t.ours) / na / (median(&t.theirs) / nb)
+                );
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Rminimax against minimax on the same full trees.
+
+fn rminimax_vs_minimax(pairs: usize, quick: bool, report: &mut Report) {
+    let ttt = TicTacToe::new();
+    let trees = if quick { vec![(4u8, 6u8)] } else { vec![(4, 8), (6, 6), (8, 6)] };
+    // Tic-tac-toe: the whole game tree (549,946 nodes), no depth limit.
+    push_rminimax(report, pairs, "tic-tac-toe full tree", &ttt, TicTacToeEval::default());
+    for (b, d) in trees {
+        let tree = RandomTree::new(7, b, d, LeafModel::Uniform { min: -100, max: 100 }).expect("valid tree");
+        let name = format!("random tree b{b} d{d} full tree");
+        push_rminimax(report, pairs, &name, &tree, RandomTreeEval::for_tree(&tree));
+    }
+}
+
+fn push_rminimax<G, E>(report: &mut Report, pairs: usize, name: &str, root: &G, eval: E)
+where
+    G: search_core::Game,
+    E: search_core::Evaluator<G> + Copy,
+{
+    let rule = Rminimax::new(1.0).expect("θ = 1 is valid");
+    let (ours, theirs, a, b) = interleaved(
+        pairs,
+        || Search::new(rule, eval, Options::full_width()).run(root).expect("the game goes on").stats.nodes,
+        || Search::new(Minimax, eval, Options::full_width()).run(root).expect("the game goes on").stats.nodes,
+    );
+    report.timed.push(Timed {
+        name: format!("{name}: Rminimax θ=1 ÷ minimax (full width)"),
+        ours,
+        theirs,
+        work: format!("nodes {a} vs {b}{}", if a == b { " (equal)" } else { " (DIFFER)" }),
+        goal: Some(1.5),
+    });
+}
+
+// ---------------------------------------------------------------------------
+// PIOM against IOM, alpha-beta against the Knuth–Moore minimum.
+
+fn piom_vs_iom(quick: bool, report: &mut Report) {
+    let trees = if quick { vec![(4u8, 6u8, 3u64)] } else { vec![(4, 8, 3), (6, 6, 4), (8, 6, 5)] };
+    for (b, d, seed) in trees {
+        let tree = RandomTree::new(seed, b, d, LeafModel::ArcSum { max_arc: 10 }).expect("valid tree");
+        let eval = RandomTreeEval::for_tree(&tree);
+        let run = |options| Search::new(Iom::new(), eval, options).depth(u32::from(d)).run(&tree).expect("ongoing");
+        let (iom, piom) = (run(Options::full_width()), run(Options::plain_alpha_beta()));
+        report.counted.push(Counted {
+            name: format!("random tree b{b} d{d} (arc sums): PIOM nodes ÷ IOM nodes"),
+            ours: piom.stats.nodes as f64,
+            reference: iom.stats.nodes as f64,
+            note: format!(
+                "root values {} / {}{}",
+                piom.value,
+                iom.value,
+                if piom.value == iom.value { " (equal)" } else { " (DIFFER)" }
+            ),
+            goal: None,
+        });
+    }
+}
+
+fn knuth_moore(quick: bool, report: &mut Report) {
+    let trees = if quick { vec![(4u8, 6u8)] } else { vec![(4, 8), (6, 6), (8, 6), (10, 5)] };
+    for (b, d) in trees {
+        let tree = RandomTree::new(11, b, d, LeafModel::Uniform { min: -1000, max: 1000 }).expect("valid tree");
+        let eval = RandomTreeEval::for_tree(&tree);
+        let r = Search::new(Minimax, eval, Options::plain_alpha_beta()).run(&tree).expect("ongoing");
+        let (b, d) = (f64::from(b), i32::from(d));
+        let minimum = b.powi((d + 1) / 2) + b.powi(d / 2) - 1.0;
+        report.counted.push(Counted {
+            name: format!("random tree b{b} d{d} (uniform leaves): alpha-beta leaves ÷ b^⌈d/2⌉ + b^⌊d/2⌋ − 1"),
+            ours: r.stats.leaves as f64,
+            reference: minimum,
+            note: "the tree's own (random) move order; full tree b^d = ".to_string() + &format!("{}", b.powi(d)),
+            goal: None,
+        });
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The connect-4 solver against Pons' figures.
+
+fn solver_vs_pons(root: &Path, quick: bool, report: &mut Report) -> TaskResult {
+    let dir = root.join(CONNECT4_SETS);
+    let limit = if quick { 20 } else { usize::MAX };
+    let mut solver = Solver::new(7, 6)?;
+    for (set, pons) in PONS_NODES {
+        let path = dir.join(set);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            report.notes.push(format!("Solver on {set}: skipped, {} not found.", path.display()));
+            continue;
+        };
+        let (mut n, mut nodes, mut wrong, mut micros) = (0u64, 0u64, 0u64, 0u64);
+        for line in text.lines().filter(|l| !l.trim().is_empty()).take(limit) {
+            let mut fields = line.split_whitespace();
+            let moves = fields.next().unwrap_or("");
+            let expected: Option<i32> = fields.next().and_then(|s| s.parse().ok());
+            let pos = Connect4::from_moves(7, 6, moves)?;
+            // Each position from an empty table, as in Pons' benchmark.
+            solver.reset();
+            let solved = solver.solve(&pos)?;
+            n += 1;
+            nodes += solved.nodes;
+            micros += solved.micros;
+            wrong += u64::from(expected.is_some_and(|e| e != solved.score));
+        }
+        let mean = nodes as f64 / n.max(1) as f64;
+        report.counted.push(Counted {
+            name: format!("connect-4 solver, {set}: mean nodes ÷ Pons"),
+            ours: mean,
+            reference: pons,
+            note: format!(
+                "{n} positions, {wrong} wrong scores, mean {:.1} µs/position",
+                micros as f64 / n.max(1) as f64
+            ),
+            goal: Some(1.5),
+        });
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Chess perft: the Game trait against shakmaty's own.
+
+fn chess_perft(pairs: usize, quick: bool, report: &mut Report) {
+    const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let cases: Vec<(&str, Option<&str>, u32)> = if quick {
+        vec![("start", None, 3), ("kiwipete", Some(KIWIPETE), 2)]
+    } else {
+        vec![("start", None, 5), ("kiwipete", Some(KIWIPETE), 4)]
+    };
+    for (name, fen, depth) in cases {
+        let game = match fen {
+            Some(f) => ChessGame::from_fen(f).expect("valid FEN"),
+            None => ChessGame::startpos(),
+        }
+        .with_rules(Rules::PERFT);
+        let native = game.position().clone();
+        let (ours, theirs, a, b) = interleaved(
+            pairs,
+            || search_core::perft(std::hint::black_box(&game), depth),
+            || shakmaty::perft(std::hint::black_box(&native), depth),
+        );
+        report.timed.push(Timed {
+            name: format!("chess perft {name} d{depth}: Game trait ÷ shakmaty::perft"),
+            ours,
+            theirs,
+            work: format!("leaves {a} vs {b}{}", if a == b { " (equal)" } else { " (DIFFER)" }),
+            goal: Some(1.15),
+        });
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The report.
+
+fn render(report: &Report, command: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# Benchmarks\n");
+    let _ = writeln!(
+        s,
+        "Generated by `{command}` (see `xtask/src/bench.rs`); every ratio is measured side by side in one \
+         run. Do not edit by hand.\n"
+    );
+    let _ = writeln!(s, "- Machine: {}", machine());
+    let _ = writeln!(s, "- Compiler: {}", rustc_version());
+    let _ = writeln!(s, "- Date (UTC): {}\n", today());
+    let _ = writeln!(s, "## Timed ratios (ours ÷ reference; interleaved pairs)\n");
+    let _ = writeln!(
+        s,
+        "| comparison | ours (median) | reference (median) | ratio (median) | ratio min–max | pairs | goal | same work |"
+    );
+    let _ = writeln!(s, "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |");
+    for t in &report.timed {
+        let (m, lo, hi) = ratios(t);
+        let goal = t.goal.map_or("—".to_string(), |g| format!("≤ {g} {}", if m <= g { "met" } else { "**missed**" }));
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {m:.3} | {lo:.3}–{hi:.3} | {} | {goal} | {} |",
+            t.name,
+            seconds(median(&t.ours)),
+            seconds(median(&t.theirs)),
+            t.ours.len(),
+            t.work
+        );
+    }
+    let _ = writeln!(s, "\n## Counted ratios\n");
+    let _ = writeln!(s, "| quantity | ours | reference | ratio | goal | notes |");
+    let _ = writeln!(s, "| --- | ---: | ---: | ---: | --- | --- |");
+    for c in &report.counted {
+        let r = c.ours / c.reference;
+        let goal = c.goal.map_or("—".to_string(), |g| format!("≤ {g} {}", if r <= g { "met" } else { "**missed**" }));
+        let _ = writeln!(s, "| {} | {:.1} | {:.1} | {r:.3} | {goal} | {} |", c.name, c.ours, c.reference, c.note);
+    }
+    if !report.notes.is_empty() {
+        let _ = writeln!(s, "\n## Notes\n");
+        for n in &report.notes {
+            let _ = writeln!(s, "- {n}");
+        }
+    }
+    s
+}
+
+fn seconds(x: f64) -> String {
+    if x >= 1.0 {
+        format!("{x:.3} s")
+    } else if x >= 1e-3 {
+        format!("{:.3} ms", x * 1e3)
+    } else {
+        format!("{:.1} µs", x * 1e6)
+    }
+}
+
+/// The CPU model (from /proc/cpuinfo) and the number of cores.
+fn machine() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    format!("{model}, {cores} cores available, {}", std::env::consts::OS)
+}
+
+fn rustc_version() -> String {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    Command::new(rustc)
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .map_or_else(|| "unknown rustc".into(), |v| v.trim().to_string())
+}
+
+/// Today's date, `YYYY-MM-DD` (UTC), from the system clock.
+fn today() -> String {
+    let secs = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or(Duration::ZERO).as_secs();
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// The proleptic Gregorian date of `days` since 1970-01-01 (Hinnant's
+/// algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+    }
+
+    #[test]
+    fn medians_and_ratios() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        let t = Timed {
+            name: String::new(),
+            ours: vec![2.0, 3.0],
+            theirs: vec![1.0, 1.0],
+            work: String::new(),
+            goal: None,
+        };
+        assert_eq!(ratios(&t), (2.5, 2.0, 3.0));
+    }
+
+    #[test]
+    fn side_by_side_output_parses() {
+        let out = "case\tnegamax/start/d8\tx\nsample\tnegamax/start/d8\t0\t2000\t1000\n\
+                   work\tnegamax/start/d8\t10\t10\t1\t1\n";
+        let mut r = Report::default();
+        parse_side_by_side(out, &mut r).unwrap();
+        assert_eq!(r.timed.len(), 1);
+        assert_eq!(ratios(&r.timed[0]).0, 2.0);
+        assert!(r.timed[0].work.contains("equal root values 1/1"));
+    }
+}

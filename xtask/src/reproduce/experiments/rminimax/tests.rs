@@ -1,0 +1,181 @@
+//! Tests of the game experiments and the alpha-beta subtree wrapper.
+
+use std::collections::HashSet;
+
+use games_small::{Connect4, Connect4Eval};
+use rand::Rng as _;
+use search_core::backup::rminimax::{Rminimax, UtilityCosts};
+use search_core::search::{Options, Search};
+use search_core::{Evaluator, Game, Status, WIN_SCORE, rng};
+
+use super::figures::{
+    HEURISTIC_BOUND, LOOKAHEAD, TreeSizes, board, connect4_cell, pruned_distribution, tictactoe_cell,
+};
+use super::pruned::{PathEval, PathGame, alpha_beta_visited, restricted_root};
+use super::*;
+use crate::reproduce::{Experiment, Row, Scale, row};
+
+/// Positions of a seeded random playout of `plies` moves from the 4×4 board
+/// (stopping early if the game ends), the start included.
+fn playout(seed: u64, plies: usize) -> Vec<Connect4> {
+    let mut r = rng::seeded(seed);
+    let mut g = board().unwrap();
+    let mut out = vec![g];
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        moves.clear();
+        if let Status::Over(_) = g.generate(&mut moves) {
+            break;
+        }
+        g.play(moves[r.random_range(0..moves.len())]);
+        out.push(g);
+    }
+    out
+}
+
+/// Every path code of the restricted tree to the look-ahead depth, by a
+/// depth-first walk of the wrapper.
+fn walk(g: &PathGame<Connect4>, depth: u32, out: &mut Vec<u64>) {
+    out.push(g.path());
+    let mut moves = Vec::new();
+    if depth == 0 || g.generate(&mut moves) != Status::Ongoing {
+        return;
+    }
+    for m in moves {
+        let mut c = g.clone();
+        c.play(m);
+        walk(&c, depth - 1, out);
+    }
+}
+
+#[test]
+fn fig2_cell_is_reproducible() {
+    let a = tictactoe_cell(1.0, 5.0, 30, 11).unwrap();
+    let b = tictactoe_cell(1.0, 5.0, 30, 11).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.wins1 + a.wins2 + a.draws, 30);
+    assert!(a.positions[0] > 0 && a.positions[1] > 0);
+}
+
+#[test]
+fn connect4_cells_are_reproducible_and_complete() {
+    let a = connect4_cell(0.1, 10.0, 20, 5).unwrap();
+    assert_eq!(a, connect4_cell(0.1, 10.0, 20, 5).unwrap());
+    assert_eq!(a.wins1 + a.wins2 + a.draws, 20);
+}
+
+#[test]
+fn heuristic_bound_holds_on_4x4() {
+    let e = Connect4Eval::default();
+    for seed in 0..200 {
+        for g in playout(seed, 16) {
+            let h = e.evaluate(&g);
+            assert!(h.abs() <= HEURISTIC_BOUND, "{h} at {g:?}");
+        }
+    }
+}
+
+#[test]
+fn restricted_tree_is_alpha_betas_visited_subtree() {
+    let eval = Connect4Eval::default();
+    let mut pruned_somewhere = false;
+    for seed in 0..12 {
+        for g in playout(seed, 8) {
+            if g.status() != Status::Ongoing {
+                continue;
+            }
+            let v = alpha_beta_visited(&g, eval, LOOKAHEAD).unwrap();
+            let full = Search::new(search_core::backup::Minimax, eval, Options::full_width())
+                .depth(LOOKAHEAD)
+                .run(&g)
+                .unwrap();
+            // Walking the restricted wrapper gives exactly the recorded nodes,
+            // each once; and no more than the full tree has.
+            let root = restricted_root(&g, v.codes.clone());
+            let mut codes = Vec::new();
+            walk(&root, LOOKAHEAD, &mut codes);
+            let set: HashSet<u64> = codes.iter().copied().collect();
+            assert_eq!(set.len(), codes.len());
+            assert_eq!(set, v.codes);
+            assert!(v.nodes <= full.stats.nodes);
+            pruned_somewhere |= v.nodes < full.stats.nodes;
+            // The restricted tree is a subtree of the full one: every recorded
+            // path is a legal path of the full tree (its walk above used the
+            // inner game's moves only), and the root keeps every move.
+            let (mut all, mut kept) = (Vec::new(), Vec::new());
+            g.generate(&mut all);
+            root.generate(&mut kept);
+            assert_eq!(all, kept, "alpha-beta searches every root move");
+
+            // Rminimax at θ = ∞ with costs monotone in the evaluator's values
+            // (cost = WIN_SCORE − value, no per-play cost) is minimax on the
+            // restricted tree: alpha-beta's value and move.
+            let rule = Rminimax::with_costs(f64::INFINITY, UtilityCosts::new(0.0, WIN_SCORE).unwrap()).unwrap();
+            let r = Search::new(rule, PathEval(eval), Options::full_width()).depth(LOOKAHEAD).run(&root).unwrap();
+            assert!((r.value - (v.value - WIN_SCORE)).abs() < 1e-6, "{} vs {}", r.value, v.value);
+            let best = v.best.unwrap();
+            assert!(r.best_moves.contains(&best), "alpha-beta's {best} not among {:?}", r.best_moves);
+        }
+    }
+    assert!(pruned_somewhere, "alpha-beta pruned nothing: the test would not notice a broken wrapper");
+}
+
+#[test]
+fn pruned_distribution_is_a_distribution_over_root_moves() {
+    let g = playout(3, 4).pop().unwrap();
+    let mut sizes = TreeSizes::default();
+    let d = pruned_distribution(&g, 0.5, &mut sizes).unwrap();
+    let mut moves = Vec::new();
+    g.generate(&mut moves);
+    assert_eq!(d.len(), moves.len());
+    assert!((d.iter().map(|m| m.1).sum::<f64>() - 1.0).abs() < 1e-9);
+    assert!(sizes.restricted < sizes.full && sizes.positions == 1);
+}
+
+fn synthetic(fig: Figure, r: impl Fn(f64, f64) -> (u32, u32, u32)) -> Vec<(String, Vec<Row>)> {
+    fig.cells(Scale::Quick)
+        .into_iter()
+        .map(|cell| {
+            let (a, b) = parse(&cell);
+            let (w1, w2, d) = r(a, b);
+            (cell, vec![row!("theta1" => a, "theta2" => b, "wins1" => w1, "wins2" => w2, "draws" => d)])
+        })
+        .collect()
+}
+
+fn parse(cell: &str) -> (f64, f64) {
+    let (a, b) = cell.split_once('_').unwrap();
+    (a["theta1=".len()..].parse().unwrap(), b["theta2=".len()..].parse().unwrap())
+}
+
+#[test]
+fn verdicts_follow_the_data() {
+    // r rises with θ₁ and falls with θ₂: the trend claims hold.
+    let good = synthetic(Figure::TicTacToe, |a, b| {
+        let w1 = (50.0 + 10.0 * (a.ln() - b.ln())).round() as u32;
+        (w1, 100 - w1, 0)
+    });
+    let md = Figure::TicTacToe.finish(Scale::Quick, &good).unwrap().markdown;
+    assert!(md.contains("\"r increases with θ₁\" (each curve rises): **reproduced**"), "{md}");
+    assert!(md.contains("\"r decreases with θ₂\" (higher curves for weaker π₂): **reproduced**"), "{md}");
+    // The reverse trend: the same claims fail.
+    let bad = synthetic(Figure::TicTacToe, |a, b| {
+        let w1 = (50.0 - 10.0 * (a.ln() - b.ln())).round() as u32;
+        (w1, 100 - w1, 0)
+    });
+    let md = Figure::TicTacToe.finish(Scale::Quick, &bad).unwrap().markdown;
+    assert!(md.contains("\"r increases with θ₁\" (each curve rises): **not reproduced**"), "{md}");
+    assert!(md.contains("\"θ₁ ≫ θ₂: π₁ wins\": r(θ₁ = 10, θ₂ = 0.1) = -46"), "{md}");
+}
+
+#[test]
+fn cells_parse_back() {
+    for fig in [Figure::TicTacToe, Figure::Connect4, Figure::Connect4Ab] {
+        let cells = fig.cells(Scale::Default);
+        let unique: HashSet<&String> = cells.iter().collect();
+        assert_eq!(unique.len(), cells.len());
+        assert!(fig.run_cell(Scale::Quick, "theta1=3_theta2=3", 0).is_err());
+    }
+    assert_eq!(Figure::Connect4.cells(Scale::Quick).len(), 28);
+    assert_eq!(Figure::Connect4Ab.cells(Scale::Quick).len(), 35);
+}
