@@ -10,6 +10,7 @@ mod layering;
 mod perft;
 mod reproduce;
 mod solve;
+mod wac;
 
 /// Project tasks for the backup-rules workspace.
 #[derive(Debug, Parser)]
@@ -33,6 +34,8 @@ enum Command {
     Reproduce(reproduce::Args),
     /// Measure the library against its limits and against minimax-rs; write docs/benchmarks.md.
     Bench(bench::Args),
+    /// Run the kibitz chess engine on the Win At Chess suite.
+    Wac(wac::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +46,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Layering => layering::run(),
         Command::Reproduce(args) => reproduce::run(args),
+        Command::Wac(args) => wac::run(args),
         Command::Bench(args) => bench::run(args),
     };
     match result {

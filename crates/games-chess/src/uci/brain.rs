@@ -319,7 +319,9 @@ impl Brain {
             BackupKind::Iom => {
                 Box::new(Search::new(Iom::new(), ChessEval, Options { tt_depth: TtDepth::Exact, ..engine_options }))
             }
-            BackupKind::Emm => Box::new(Search::new(Emm::with_temperature(PROBABILITY_TEMPERATURE)?, ChessEval, full_width)),
+            BackupKind::Emm => {
+                Box::new(Search::new(Emm::with_temperature(PROBABILITY_TEMPERATURE)?, ChessEval, full_width))
+            }
             BackupKind::Rminimax => {
                 let costs = OutcomeCosts::default().with_interior(0.0)?.with_horizon_range(CP_RANGE)?;
                 let rule = Rminimax::with_costs(settings.theta, costs)?;
@@ -472,7 +474,8 @@ impl Brain {
         wait(wait_for_stop, stop);
         let Some((result, mut last)) = best else {
             // Stopped before anything was searched: any legal move.
-            let last = Iteration { depth: 0, score: Score::Cp(0), nodes: total_nodes, time: start.elapsed(), pv: vec![] };
+            let last =
+                Iteration { depth: 0, score: Score::Cp(0), nodes: total_nodes, time: start.elapsed(), pv: vec![] };
             return Decision { best: legal.first().copied(), ponder: None, last, notes };
         };
         last.nodes = total_nodes;

@@ -60,7 +60,7 @@ use crate::ChessGame;
 pub const ENGINE_NAME: &str = "kibitz";
 
 /// Largest `Hash` value, in MiB.
-pub const MAX_HASH_MIB: usize = 4096;
+pub const MAX_HASH_MIB: usize = 1024;
 
 /// Largest `Seed` value (GUIs store spin values as 32-bit integers).
 pub const MAX_SEED: u64 = i32::MAX as u64;
@@ -133,6 +133,10 @@ pub enum Flow {
 struct Job {
     handle: JoinHandle<Brain>,
     stop: Arc<AtomicBool>,
+    /// Set by the search thread just before it prints `bestmove`: a command
+    /// the GUI sends after seeing `bestmove` then waits for the thread (a
+    /// moment) instead of finding the engine busy.
+    answered: Arc<AtomicBool>,
     /// In pondering mode, the budget to apply once `ponderhit` arrives.
     ponder: Option<Option<Budget>>,
 }
@@ -363,6 +367,8 @@ impl<W: Write + Send + 'static> Engine<W> {
         let out = Arc::clone(&self.out);
         let position = self.position.clone();
         let flag = Arc::clone(&stop);
+        let answered = Arc::new(AtomicBool::new(false));
+        let answered_flag = Arc::clone(&answered);
         let spawned = std::thread::Builder::new().name("kibitz-search".into()).spawn(move || {
             let decision = brain.think(&position, &plan, &flag, waits, |it| say(&out, &it.info_line()));
             for note in &decision.notes {
@@ -374,13 +380,14 @@ impl<W: Write + Send + 'static> Engine<W> {
                 line.push_str(" ponder ");
                 line.push_str(&uci_move(p));
             }
+            answered_flag.store(true, Ordering::Release);
             say(&out, &line);
             brain
         });
         match spawned {
             Ok(handle) => {
                 let ponder = go.ponder.then(|| time_budget(go, side));
-                self.job = Some(Job { handle, stop, ponder });
+                self.job = Some(Job { handle, stop, answered, ponder });
                 Ok(())
             }
             Err(e) => Err(UciError::Internal(format!("cannot start the search thread: {e}"))),
@@ -416,9 +423,10 @@ impl<W: Write + Send + 'static> Engine<W> {
         }
     }
 
-    /// Collects a search thread that has finished.
+    /// Collects a search thread that has finished (or is about to: it has
+    /// given its answer).
     fn reap(&mut self) {
-        if self.job.as_ref().is_some_and(|j| j.handle.is_finished())
+        if self.job.as_ref().is_some_and(|j| j.answered.load(Ordering::Acquire) || j.handle.is_finished())
             && let Some(job) = self.job.take()
         {
             self.join(job);
@@ -542,7 +550,11 @@ mod tests {
 
     fn bestmove(replies: &[String]) -> &str {
         let last = replies.last().expect("a reply");
-        last.strip_prefix("bestmove ").unwrap_or_else(|| panic!("no bestmove in {replies:?}")).split(' ').next().unwrap()
+        last.strip_prefix("bestmove ")
+            .unwrap_or_else(|| panic!("no bestmove in {replies:?}"))
+            .split(' ')
+            .next()
+            .unwrap()
     }
 
     fn legal_uci(g: &ChessGame, mv: &str) -> bool {
@@ -688,6 +700,19 @@ mod tests {
     }
 
     #[test]
+    fn a_draw_by_repetition_is_still_played_on() {
+        let (mut e, out) = engine();
+        // The initial position for the third time: a draw nobody claimed.
+        let shuffle = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8";
+        let r = send(&mut e, &out, &[&format!("position startpos moves {shuffle}"), "go depth 3"]);
+        assert!(r.iter().any(|l| l.starts_with("info string the position is a draw by rule")), "{r:?}");
+        assert!(legal_uci(&ChessGame::startpos(), bestmove(&r)));
+        // Moves after it are accepted too.
+        let r = send(&mut e, &out, &[&format!("position startpos moves {shuffle} e2e4"), "isready"]);
+        assert_eq!(r, ["readyok"]);
+    }
+
+    #[test]
     fn stop_ends_an_infinite_search_promptly() {
         let (mut e, out) = engine();
         e.handle_line("go infinite");
@@ -736,11 +761,62 @@ mod tests {
     #[test]
     fn garbage_never_breaks_the_engine() {
         let fragments = [
-            "uci", "isready", "ucinewgame", "position", "startpos", "fen", "moves", "e2e4", "e7e5", "e1g1", "a7a8q",
-            "go", "depth", "2", "nodes", "0", "-1", "movetime", "10", "wtime", "btime", "winc", "binc", "movestogo",
-            "infinite", "ponder", "mate", "searchmoves", "stop", "ponderhit", "setoption", "name", "value", "Hash",
-            "Backup", "Theta", "Seed", "Threads", "Clear", "rminimax", "iom", "8/8/8/8/8/8/8/8", "w", "b", "KQkq", "-",
-            "debug", "on", "register", "18446744073709551616", "1e9", "é", "\u{0}", "\t", "🙂", "rnbqkbnr/pppppppp",
+            "uci",
+            "isready",
+            "ucinewgame",
+            "position",
+            "startpos",
+            "fen",
+            "moves",
+            "e2e4",
+            "e7e5",
+            "e1g1",
+            "a7a8q",
+            "go",
+            "depth",
+            "2",
+            "nodes",
+            "0",
+            "-1",
+            "movetime",
+            "10",
+            "wtime",
+            "btime",
+            "winc",
+            "binc",
+            "movestogo",
+            "infinite",
+            "ponder",
+            "mate",
+            "searchmoves",
+            "stop",
+            "ponderhit",
+            "setoption",
+            "name",
+            "value",
+            "Hash",
+            "Backup",
+            "Theta",
+            "Seed",
+            "Threads",
+            "Clear",
+            "rminimax",
+            "iom",
+            "8/8/8/8/8/8/8/8",
+            "w",
+            "b",
+            "KQkq",
+            "-",
+            "debug",
+            "on",
+            "register",
+            "18446744073709551616",
+            "1e9",
+            "é",
+            "\u{0}",
+            "\t",
+            "🙂",
+            "rnbqkbnr/pppppppp",
             "4k3/8/8/8/8/8/4P3/4K3",
         ];
         let mut rng = search_core::rng::seeded(42);

@@ -40,9 +40,10 @@ pub struct Budget {
 /// ```
 /// use games_chess::uci::{GoParams, time_budget};
 /// use shakmaty::Color;
-/// let go = GoParams { wtime: Some(60_000), winc: Some(1_000), ..GoParams::default() };
+/// let go = GoParams { wtime: Some(60_030), winc: Some(1_000), ..GoParams::default() };
 /// let b = time_budget(&go, Color::White).unwrap();
-/// assert_eq!(b.hard.as_millis(), 60_000 / 30 + 750);
+/// // (60 030 − 30 ms reserve) / 30 moves + ¾ of the increment.
+/// assert_eq!(b.hard.as_millis(), 2_000 + 750);
 /// // Almost out of time: the budget stays below the clock.
 /// let go = GoParams { btime: Some(50), binc: Some(5_000), ..GoParams::default() };
 /// assert!(time_budget(&go, Color::Black).unwrap().hard.as_millis() < 50);

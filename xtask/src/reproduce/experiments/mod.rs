@@ -1,5 +1,6 @@
 //! The registry of experiments, in report order.
 
+mod iom;
 mod lecture;
 mod reibman;
 mod rminimax;
@@ -18,6 +19,10 @@ pub(super) fn all() -> Vec<Box<dyn Experiment>> {
         Box::new(reibman::Fig1),
         Box::new(reibman::Table1),
         Box::new(reibman::Table2),
+        Box::new(iom::Fig4Error),
+        Box::new(iom::MatchGame::Gobang),
+        Box::new(iom::MatchGame::Chess),
+        Box::new(iom::TimeChess),
         Box::new(lecture::LectureAlphaBeta),
     ]
 }

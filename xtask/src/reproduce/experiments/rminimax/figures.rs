@@ -14,9 +14,16 @@
 //! caches it per position within a cell, keyed by the position itself (no
 //! hash collisions). Games then cost little after the first few.
 //!
-//! **Costs.** Unit cost per play. Tic-tac-toe (full tree):
-//! `OutcomeCosts::default()`, the arc into a won / drawn / lost game costs
-//! 0 / 1 / 2. Connect-4 (4×4, 5-ply look-ahead, `Connect4Eval` at the
+//! **Costs.** Unit cost per play. Tic-tac-toe (full tree): the arc into a
+//! won / drawn / lost game costs 0 / D / 2D with D = [`TTT_DRAW_COST`] = 10,
+//! more than the 8 interior plies of the longest game, so every win costs
+//! less than every draw and every draw less than every loss, whatever their
+//! lengths (the paper: win < draw < loss, and short wins preferred). The
+//! library's default 0 / 1 / 2 does not have this property on the full
+//! game: a loss after 6 plies costs 5 + 2 = 7, less than a draw after 9,
+//! 8 + 1 = 9, and Rminimax then prefers quick losses to late draws. A
+//! diagnostic cell ([`DEFAULT_COSTS_CELL`]) plays θ₁ = θ₂ = 10 with those
+//! costs to show it. Connect-4 (4×4, 5-ply look-ahead, `Connect4Eval` at the
 //! horizon): the costs are in the heuristic's own units, as the paper's
 //! "heuristic shifted to be non-negative": with `R` = [`HEURISTIC_BOUND`]
 //! = 64 (an upper bound of `|Connect4Eval|` on 4×4: 10 windows of weight at
@@ -48,6 +55,17 @@ use crate::reproduce::{Experiment, Finished, Row, Scale, row};
 /// `R`: an upper bound of `|Connect4Eval::default()|` on the 4×4 board (see
 /// the module documentation).
 pub(crate) const HEURISTIC_BOUND: f64 = 64.0;
+
+/// D: the tic-tac-toe draw cost (win 0, loss 2D; module documentation).
+pub(crate) const TTT_DRAW_COST: f64 = 10.0;
+
+/// The tic-tac-toe diagnostic cell with the library's default costs.
+pub(crate) const DEFAULT_COSTS_CELL: &str = "default-costs_theta1=10_theta2=10";
+
+/// The tic-tac-toe cost model (module documentation).
+pub(crate) fn tictactoe_costs() -> Result<OutcomeCosts, ParamError> {
+    OutcomeCosts::new(0.0, TTT_DRAW_COST, 2.0 * TTT_DRAW_COST)
+}
 
 /// The connect-4 look-ahead (plies).
 pub(crate) const LOOKAHEAD: u32 = 5;
@@ -137,16 +155,23 @@ where
     Ok(t)
 }
 
-/// Tic-tac-toe on the full tree: a cell.
-pub(crate) fn tictactoe_cell(theta1: f64, theta2: f64, games: u32, seed: u64) -> Result<Tally, GameError> {
-    let agent = |theta: f64| rminimax_agent(theta, OutcomeCosts::default(), OutcomeOnly::default(), Limits::default());
+/// Tic-tac-toe on the full tree with `costs`: a cell.
+pub(crate) fn tictactoe_cell(
+    theta1: f64,
+    theta2: f64,
+    games: u32,
+    seed: u64,
+    costs: OutcomeCosts,
+) -> Result<Tally, GameError> {
+    let agent = |theta: f64| rminimax_agent(theta, costs, OutcomeOnly::default(), Limits::default());
     let (mut a1, mut a2) = (agent(theta1)?, agent(theta2)?);
     play_games(&TicTacToe::new(), |s| a1.distribution(s), |s| a2.distribution(s), games, seed)
 }
 
 /// Connect-4 4×4 with the 5-ply look-ahead: a cell.
 pub(crate) fn connect4_cell(theta1: f64, theta2: f64, games: u32, seed: u64) -> Result<Tally, GameError> {
-    let agent = |theta: f64| rminimax_agent(theta, connect4_costs()?, Connect4Eval::default(), Limits::depth(LOOKAHEAD));
+    let agent =
+        |theta: f64| rminimax_agent(theta, connect4_costs()?, Connect4Eval::default(), Limits::depth(LOOKAHEAD));
     let (mut a1, mut a2) = (agent(theta1)?, agent(theta2)?);
     play_games(&board()?, |s| a1.distribution(s), |s| a2.distribution(s), games, seed)
 }
@@ -162,11 +187,7 @@ pub(crate) struct TreeSizes {
 
 /// The Fig. 4 player's distribution at `state`: alpha-beta first, then
 /// Rminimax on the subtree alpha-beta visited.
-pub(crate) fn pruned_distribution(
-    state: &Connect4,
-    theta: f64,
-    sizes: &mut TreeSizes,
-) -> Result<Dist<u8>, GameError> {
+pub(crate) fn pruned_distribution(state: &Connect4, theta: f64, sizes: &mut TreeSizes) -> Result<Dist<u8>, GameError> {
     let eval = Connect4Eval::default();
     let visited = alpha_beta_visited(state, eval, LOOKAHEAD)?;
     let full = Search::new(Minimax, eval, Options::full_width()).depth(LOOKAHEAD).run(state)?;
@@ -225,6 +246,17 @@ impl Figure {
         match self {
             Figure::TicTacToe => scale.pick(100, 400, 2000),
             Figure::Connect4 | Figure::Connect4Ab => scale.pick(100, 400, 1000),
+        }
+    }
+
+    /// The terminal and horizon costs of a cell, for the rows.
+    fn costs_label(self, diagnostic: bool) -> String {
+        match self {
+            _ if diagnostic => "win 0, draw 1, loss 2 (library default)".into(),
+            Figure::TicTacToe => format!("win 0, draw {TTT_DRAW_COST}, loss {}", 2.0 * TTT_DRAW_COST),
+            _ => {
+                format!("win 0, draw {HEURISTIC_BOUND}, loss {}, horizon {HEURISTIC_BOUND} - h", 2.0 * HEURISTIC_BOUND)
+            }
         }
     }
 
@@ -337,7 +369,8 @@ impl Grid {
     /// `rising_in_theta1`: r should rise with θ₁ along each θ₂; otherwise r
     /// should fall with θ₂ along each θ₁.
     fn trend(&self, rising_in_theta1: bool) -> Trend {
-        let (outer, inner) = if rising_in_theta1 { (self.t2s.len(), self.t1s.len()) } else { (self.t1s.len(), self.t2s.len()) };
+        let (outer, inner) =
+            if rising_in_theta1 { (self.t2s.len(), self.t1s.len()) } else { (self.t1s.len(), self.t2s.len()) };
         let sign = if rising_in_theta1 { 1.0 } else { -1.0 };
         let mut t = Trend { lines: outer, agree: 0, against: 0, reversed_steps: 0, details: Vec::new() };
         for o in 0..outer {
@@ -354,7 +387,8 @@ impl Grid {
                 }
             }
             let rs: Vec<String> = (0..inner).map(|k| format!("{:+.0}", cell(k).r().0)).collect();
-            let fixed = if rising_in_theta1 { format!("θ₂ = {}", self.t2s[o]) } else { format!("θ₁ = {}", self.t1s[o]) };
+            let fixed =
+                if rising_in_theta1 { format!("θ₂ = {}", self.t2s[o]) } else { format!("θ₁ = {}", self.t1s[o]) };
             t.details.push(format!("{fixed}: {}", rs.join(" → ")));
         }
         t
@@ -396,8 +430,12 @@ impl Experiment for Figure {
     }
     fn description(&self) -> &'static str {
         match self {
-            Figure::TicTacToe => "r = wins(π₁) − wins(π₂) per 100 games, two Rminimax players (θ₁, θ₂), tic-tac-toe, full tree",
-            Figure::Connect4 => "r per 100 games, two Rminimax players, connect-4 4×4, 5-ply look-ahead with the heuristic",
+            Figure::TicTacToe => {
+                "r = wins(π₁) − wins(π₂) per 100 games, two Rminimax players (θ₁, θ₂), tic-tac-toe, full tree"
+            }
+            Figure::Connect4 => {
+                "r per 100 games, two Rminimax players, connect-4 4×4, 5-ply look-ahead with the heuristic"
+            }
             Figure::Connect4Ab => {
                 "r per 100 games, two Rminimax players on the subtree alpha-beta visited, connect-4 4×4, 5 plies"
             }
@@ -407,7 +445,9 @@ impl Experiment for Figure {
         let (t1s, t2s) = self.thetas();
         let mut p = json!({ "theta1": t1s, "theta2": t2s, "games_per_cell": self.games(scale) });
         let extra = match self {
-            Figure::TicTacToe => json!({ "tree": "full", "costs": "interior 1; win 0, draw 1, loss 2" }),
+            Figure::TicTacToe => json!({ "tree": "full",
+                "costs": format!("interior 1; {}", self.costs_label(false)),
+                "diagnostic_cell": format!("{DEFAULT_COSTS_CELL}: {}", self.costs_label(true)) }),
             _ => json!({
                 "board": "4x4", "lookahead": LOOKAHEAD, "heuristic": "Connect4Eval::default()",
                 "costs": format!("interior 1; win 0, draw R, loss 2R; horizon R - h; R = {HEURISTIC_BOUND}"),
@@ -421,13 +461,23 @@ impl Experiment for Figure {
     }
     fn cells(&self, _scale: Scale) -> Vec<String> {
         let (t1s, t2s) = self.thetas();
-        t1s.iter().flat_map(|&a| t2s.iter().map(move |&b| Self::cell_id(a, b))).collect()
+        let mut cells: Vec<String> = t1s.iter().flat_map(|&a| t2s.iter().map(move |&b| Self::cell_id(a, b))).collect();
+        if *self == Figure::TicTacToe {
+            cells.push(DEFAULT_COSTS_CELL.into());
+        }
+        cells
     }
     fn run_cell(&self, scale: Scale, cell: &str, seed: u64) -> Result<Vec<Row>, String> {
-        let (t1, t2) = self.parse_cell(cell).ok_or_else(|| format!("unknown cell {cell}"))?;
+        let diagnostic = *self == Figure::TicTacToe && cell == DEFAULT_COSTS_CELL;
+        let (t1, t2) = if diagnostic {
+            (10.0, 10.0)
+        } else {
+            self.parse_cell(cell).ok_or_else(|| format!("unknown cell {cell}"))?
+        };
         let games = self.games(scale);
+        let costs = if diagnostic { OutcomeCosts::default() } else { tictactoe_costs().map_err(|e| e.to_string())? };
         let (t, sizes) = match self {
-            Figure::TicTacToe => (tictactoe_cell(t1, t2, games, seed), None),
+            Figure::TicTacToe => (tictactoe_cell(t1, t2, games, seed, costs), None),
             Figure::Connect4 => (connect4_cell(t1, t2, games, seed), None),
             Figure::Connect4Ab => match connect4_ab_cell(t1, t2, games, seed) {
                 Ok((t, s)) => (Ok(t), Some(s)),
@@ -440,7 +490,8 @@ impl Experiment for Figure {
         let mut out = row!("theta1" => t1, "theta2" => t2, "games" => games, "wins1" => t.wins1, "wins2" => t.wins2,
                            "draws" => t.draws, "r" => r, "r_ci_lo" => lo, "r_ci_hi" => hi,
                            "r_raw" => i64::from(t.wins1) - i64::from(t.wins2),
-                           "positions1" => t.positions[0], "positions2" => t.positions[1]);
+                           "positions1" => t.positions[0], "positions2" => t.positions[1],
+                           "costs" => self.costs_label(diagnostic));
         if let Some(s) = sizes {
             let n = s.positions.max(1) as f64;
             out.insert("ab_nodes_mean".into(), json!(s.restricted as f64 / n));
@@ -463,7 +514,9 @@ impl Experiment for Figure {
                     .and_then(|(_, r)| r.first())
                     .ok_or_else(|| format!("missing cell {id}"))?;
                 grid.cells[i].push(CellStat::from_row(r).ok_or_else(|| format!("bad row in {id}"))?);
-                if let (Some(x), Some(y)) = (r.get("ab_nodes_mean").and_then(Value::as_f64), r.get("full_nodes_mean").and_then(Value::as_f64)) {
+                if let (Some(x), Some(y)) =
+                    (r.get("ab_nodes_mean").and_then(Value::as_f64), r.get("full_nodes_mean").and_then(Value::as_f64))
+                {
                     sizes = (sizes.0 + x, sizes.1 + y, sizes.2 + 1);
                 }
                 rows.push(r.clone());
@@ -523,10 +576,8 @@ impl Experiment for Figure {
             ),
         ];
         let diag = grid.diagonal();
-        let diag_text: Vec<String> = diag
-            .iter()
-            .map(|(t, c)| format!("θ = {t}: {} ({:.0}% draws)", fmt_r(c), 100.0 * c.draw_share()))
-            .collect();
+        let diag_text: Vec<String> =
+            diag.iter().map(|(t, c)| format!("θ = {t}: {} ({:.0}% draws)", fmt_r(c), 100.0 * c.draw_share())).collect();
         let first_ahead = diag.iter().filter(|(_, c)| c.r().1 > 0.0).count();
         let first_behind = diag.iter().filter(|(_, c)| c.r().2 < 0.0).count();
         match self {
@@ -602,6 +653,27 @@ impl Experiment for Figure {
         md.push_str("\nVerdicts (tests at 95%, normal approximation; many tests, so an occasional single step is expected by chance):\n\n");
         md.push_str(&v.join("\n"));
         md.push('\n');
+        if *self == Figure::TicTacToe {
+            md.push_str(&format!(
+                "\nCosts: unit cost per play; the arc into a won / drawn / lost game costs 0 / {TTT_DRAW_COST} / {} (a draw \
+                 costs more than the 8 interior plies of the longest game, so the outcome always dominates the length).\n",
+                2.0 * TTT_DRAW_COST
+            ));
+            if let Some((_, r)) = cells.iter().find(|(c, _)| c == DEFAULT_COSTS_CELL)
+                && let Some(r) = r.first()
+                && let Some(c) = CellStat::from_row(r)
+            {
+                rows.push(r.clone());
+                md.push_str(&format!(
+                    "\nDiagnostic: with the library's default terminal costs 0 / 1 / 2 (plus 1 per play), a loss after 6 \
+                     plies (cost 7) is cheaper than a draw after 9 (cost 9), and at θ₁ = θ₂ = 10 the players throw games: \
+                     r = {} with {:.0}% draws (row `costs` = \"{}\"). The grid above does not use these costs.\n",
+                    fmt_r(&c),
+                    100.0 * c.draw_share(),
+                    self.costs_label(true)
+                ));
+            }
+        }
         if *self != Figure::TicTacToe {
             md.push_str(&format!(
                 "\nCosts: unit cost per play; the arc into a won / drawn / lost game costs 0 / R / 2R and into a horizon \

@@ -4,12 +4,14 @@ use std::collections::HashSet;
 
 use games_small::{Connect4, Connect4Eval};
 use rand::Rng as _;
-use search_core::backup::rminimax::{Rminimax, UtilityCosts};
+use search_core::backup::rminimax::{OutcomeCosts, Rminimax, UtilityCosts};
+use search_core::policy::rminimax_agent;
+use search_core::search::Limits;
 use search_core::search::{Options, Search};
 use search_core::{Evaluator, Game, Status, WIN_SCORE, rng};
 
 use super::figures::{
-    HEURISTIC_BOUND, LOOKAHEAD, TreeSizes, board, connect4_cell, pruned_distribution, tictactoe_cell,
+    HEURISTIC_BOUND, LOOKAHEAD, TreeSizes, board, connect4_cell, pruned_distribution, tictactoe_cell, tictactoe_costs,
 };
 use super::pruned::{PathEval, PathGame, alpha_beta_visited, restricted_root};
 use super::*;
@@ -50,11 +52,29 @@ fn walk(g: &PathGame<Connect4>, depth: u32, out: &mut Vec<u64>) {
 
 #[test]
 fn fig2_cell_is_reproducible() {
-    let a = tictactoe_cell(1.0, 5.0, 30, 11).unwrap();
-    let b = tictactoe_cell(1.0, 5.0, 30, 11).unwrap();
+    let costs = tictactoe_costs().unwrap();
+    let a = tictactoe_cell(1.0, 5.0, 30, 11, costs).unwrap();
+    let b = tictactoe_cell(1.0, 5.0, 30, 11, costs).unwrap();
     assert_eq!(a, b);
     assert_eq!(a.wins1 + a.wins2 + a.draws, 30);
     assert!(a.positions[0] > 0 && a.positions[1] > 0);
+}
+
+#[test]
+fn default_costs_prefer_a_quick_loss_to_a_late_draw() {
+    // X in a corner: O draws only in the centre (cell 4). With win/draw/loss
+    // 0/1/2 and a unit cost per play, a loss after 6 plies (7) is cheaper
+    // than a draw after 9 (9), so Rminimax at θ = ∞ avoids the centre; with
+    // the experiment's 0/10/20 it plays it.
+    let g = games_small::TicTacToe::from_moves("a1").unwrap();
+    let dist = |costs| {
+        let mut a =
+            rminimax_agent(f64::INFINITY, costs, search_core::OutcomeOnly::default(), Limits::default()).unwrap();
+        a.distribution(&g).unwrap()
+    };
+    let centre = |d: &[(u8, f64)]| d.iter().find(|m| m.0 == 4).unwrap().1;
+    assert_eq!(centre(&dist(OutcomeCosts::default())), 0.0);
+    assert_eq!(centre(&dist(tictactoe_costs().unwrap())), 1.0);
 }
 
 #[test]
@@ -135,6 +155,7 @@ fn pruned_distribution_is_a_distribution_over_root_moves() {
 fn synthetic(fig: Figure, r: impl Fn(f64, f64) -> (u32, u32, u32)) -> Vec<(String, Vec<Row>)> {
     fig.cells(Scale::Quick)
         .into_iter()
+        .filter(|cell| cell.starts_with("theta1="))
         .map(|cell| {
             let (a, b) = parse(&cell);
             let (w1, w2, d) = r(a, b);
@@ -176,6 +197,7 @@ fn cells_parse_back() {
         assert_eq!(unique.len(), cells.len());
         assert!(fig.run_cell(Scale::Quick, "theta1=3_theta2=3", 0).is_err());
     }
+    assert_eq!(Figure::TicTacToe.cells(Scale::Quick).len(), 26);
     assert_eq!(Figure::Connect4.cells(Scale::Quick).len(), 28);
     assert_eq!(Figure::Connect4Ab.cells(Scale::Quick).len(), 35);
 }
