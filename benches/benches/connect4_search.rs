@@ -9,7 +9,7 @@ use search_core::search::{Options, Search};
 
 /// Fixed positions: the start, an opening and two middle games.
 const POSITIONS: [(&str, &str); 4] =
-    [("start", ""), ("opening", "4453"), ("middle-a", "44536271223"), ("middle-b", "4444332255261")];
+    [("start", ""), ("opening", "4453"), ("middle-a", "4455433326"), ("middle-b", "4455433326617")];
 
 fn connect4_search(c: &mut Criterion) {
     let mut group = c.benchmark_group("connect4-alphabeta");

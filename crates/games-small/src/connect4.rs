@@ -44,7 +44,6 @@ use search_core::{
     Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn,
 };
 
-use crate::zobrist;
 
 /// A column index, `0..width`, 0 on the left.
 pub type Column = u8;

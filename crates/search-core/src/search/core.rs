@@ -22,7 +22,8 @@ const POLL_MASK: u64 = 1023;
 
 /// Per-ply scratch buffers, reused across nodes: once they have grown, the
 /// search allocates nothing per node.
-struct PlyBuffers<M> {
+#[derive(Debug)]
+pub(crate) struct PlyBuffers<M> {
     moves: Vec<M>,
     ordered: Vec<M>,
     qmoves: Vec<M>,
@@ -84,6 +85,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         let win_threshold = win(MAX_PLY);
         let ply_adjusted = win(0) != win(1);
         let bounds = s.eval.bounds();
+        let plies = take(&mut s.scratch);
         s.ordering.set_heuristics(prunes && opts.killers, prunes && opts.history);
         Core {
             rng: rng::seeded(opts.seed),
@@ -97,7 +99,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
             aborted: false,
             hit_horizon: false,
             root_player: Player::First,
-            plies: Vec::new(),
+            plies,
             root_moves: Vec::new(),
             win_threshold,
             ply_adjusted,
@@ -142,6 +144,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         self.stats.depth = result.stats.depth;
         self.stats.micros = self.start.elapsed().as_micros() as u64;
         result.stats = self.stats;
+        self.s.scratch = take(&mut self.plies);
         result
     }
 

@@ -298,6 +298,8 @@ pub struct Search<G: Game, E: Evaluator<G>, R: Backup<G>> {
     limits: Limits,
     tt: Option<TranspositionTable<G::Move>>,
     ordering: Ordering<G::Move>,
+    /// Per-ply buffers kept between runs (no allocation per search).
+    scratch: Vec<core::PlyBuffers<G::Move>>,
 }
 
 impl<G: Game, E: Evaluator<G>, R: Backup<G>> Search<G, E, R> {
@@ -305,7 +307,7 @@ impl<G: Game, E: Evaluator<G>, R: Backup<G>> Search<G, E, R> {
     /// until [`limits`](Search::limits) sets some.
     pub fn new(rule: R, eval: E, options: Options) -> Self {
         let tt = (options.tt_mib > 0).then(|| TranspositionTable::with_mib(options.tt_mib));
-        Search { rule, eval, options, limits: Limits::default(), tt, ordering: Ordering::new() }
+        Search { rule, eval, options, limits: Limits::default(), tt, ordering: Ordering::new(), scratch: Vec::new() }
     }
 
     /// Sets the limits (builder style).

@@ -64,17 +64,19 @@ fn fig2_cell_is_reproducible() {
 fn default_costs_prefer_a_quick_loss_to_a_late_draw() {
     // X in a corner: O draws only in the centre (cell 4). With win/draw/loss
     // 0/1/2 and a unit cost per play, a loss after 6 plies (7) is cheaper
-    // than a draw after 9 (9), so Rminimax at θ = ∞ avoids the centre; with
-    // the experiment's 0/10/20 it plays it.
+    // than a draw after 9 (9), so a strong Rminimax O (θ = 10) puts most of
+    // its probability on losing moves; with the experiment's 0/10/20 it
+    // plays the centre.
     let g = games_small::TicTacToe::from_moves("a1").unwrap();
     let dist = |costs| {
-        let mut a =
-            rminimax_agent(f64::INFINITY, costs, search_core::OutcomeOnly::default(), Limits::default()).unwrap();
+        let mut a = rminimax_agent(10.0, costs, search_core::OutcomeOnly::default(), Limits::default()).unwrap();
         a.distribution(&g).unwrap()
     };
     let centre = |d: &[(u8, f64)]| d.iter().find(|m| m.0 == 4).unwrap().1;
-    assert_eq!(centre(&dist(OutcomeCosts::default())), 0.0);
-    assert_eq!(centre(&dist(tictactoe_costs().unwrap())), 1.0);
+    let default = dist(OutcomeCosts::default());
+    assert!(centre(&default) < 0.25, "{default:?}");
+    assert!(default.iter().any(|m| m.1 > centre(&default)), "{default:?}");
+    assert!(centre(&dist(tictactoe_costs().unwrap())) > 0.99);
 }
 
 #[test]
@@ -186,7 +188,8 @@ fn verdicts_follow_the_data() {
     });
     let md = Figure::TicTacToe.finish(Scale::Quick, &bad).unwrap().markdown;
     assert!(md.contains("\"r increases with θ₁\" (each curve rises): **not reproduced**"), "{md}");
-    assert!(md.contains("\"θ₁ ≫ θ₂: π₁ wins\": r(θ₁ = 10, θ₂ = 0.1) = -46"), "{md}");
+    let line = md.lines().find(|l| l.contains("\"θ₁ ≫ θ₂: π₁ wins\"")).unwrap();
+    assert!(line.contains("= -92 [") && line.ends_with("**not reproduced**."), "{line}");
 }
 
 #[test]
