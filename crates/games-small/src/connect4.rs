@@ -574,6 +574,17 @@ impl Game for Connect4 {
 
     /// Centre-first: see [`Connect4::column_order`].
     #[inline]
+    fn quick_status(&self) -> Option<Status> {
+        Some(if self.alignment(self.current ^ self.mask) {
+            Status::Over(Outcome::Win(self.to_move().opponent()))
+        } else if self.is_full() {
+            Status::Over(Outcome::Draw)
+        } else {
+            Status::Ongoing
+        })
+    }
+
+    #[inline]
     fn generate(&self, moves: &mut Vec<Column>) -> Status {
         if self.alignment(self.current ^ self.mask) {
             return Status::Over(Outcome::Win(self.to_move().opponent()));

@@ -168,6 +168,17 @@ impl Game for TicTacToe {
     }
 
     #[inline]
+    fn quick_status(&self) -> Option<Status> {
+        Some(if let Some(w) = self.winner() {
+            Status::Over(Outcome::Win(w))
+        } else if !self.occupied() & FULL == 0 {
+            Status::Over(Outcome::Draw)
+        } else {
+            Status::Ongoing
+        })
+    }
+
+    #[inline]
     fn generate(&self, moves: &mut Vec<Cell>) -> Status {
         if let Some(w) = self.winner() {
             return Status::Over(Outcome::Win(w));

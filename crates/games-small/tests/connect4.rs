@@ -205,8 +205,8 @@ fn hash_from_scratch(g: &Connect4) -> u64 {
         }
     }
     assert_eq!(g.key(), current + mask);
-    // SplitMix64's finaliser, written out independently.
-    let mut z = current + mask;
+    // SplitMix64 (increment, then finaliser), written out independently.
+    let mut z = (current + mask).wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)

@@ -232,6 +232,17 @@ pub trait Game: Clone {
         probs.extend(outcomes.iter().map(|_| 1.0 / n));
     }
 
+    /// The game's status if it can be told without generating the moves:
+    /// `Some(Status::Over(..))` for a finished game, `Some(Status::Ongoing)`
+    /// for one that goes on (then [`generate`](Game::generate) must write at
+    /// least one move), or `None` (the default) if finding out needs the
+    /// moves (chess: checkmate). Searches ask at the horizon, where they
+    /// need no moves, and skip move generation when the answer is known.
+    #[inline]
+    fn quick_status(&self) -> Option<Status> {
+        None
+    }
+
     /// A 64-bit key of the position for transposition tables, or `None` if
     /// the game has none (the default). Equal positions must have equal keys.
     #[inline]

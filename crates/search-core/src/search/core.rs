@@ -279,7 +279,12 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         let perspective = Self::perspective(turn);
         let mut moves = take(&mut self.plies[p].moves);
         moves.clear();
-        let status = state.generate(&mut moves);
+        // At the horizon the moves are not needed if the game can tell its
+        // status without them.
+        let status = match state.quick_status() {
+            Some(status) if depth <= 0 => status,
+            _ => state.generate(&mut moves),
+        };
         let mut node = NodeInfo {
             state,
             turn,
@@ -433,7 +438,8 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
     /// pruning.
     fn order(&mut self, state: &G, moves: &mut Vec<G::Move>, tt_move: Option<G::Move>, p: usize, perspective: Player) {
         let use_hint = self.opts.game_ordering;
-        if use_hint || self.prunes {
+        let ordered = use_hint || (self.prunes && (tt_move.is_some() || self.opts.killers || self.opts.history));
+        if ordered {
             let mut keys = take(&mut self.plies[p].keys);
             keys.clear();
             for (i, &mv) in moves.iter().enumerate() {

@@ -622,8 +622,9 @@ impl Experiment for MatchGame {
             }
         }
         let mut md = format!(
-            "{} games per row; first mover random per game; a draw (or the {}-ply cap) counts as a loss for the \
-             first mover, as in the paper. Win rates with 95% Wilson intervals.\n\n",
+            "IOM against minimax and EMM in {}: first mover random per game; a draw (or the {}-ply cap after the \
+             random opening) counts as a loss for the first mover, as in the paper (raw results beside). Win rates \
+             with 95% Wilson intervals.\n\n",
             self.label(),
             self.max_plies()
         );
@@ -989,8 +990,8 @@ impl Experiment for TimeChess {
         header.extend(["PIOM / αβ time".to_string(), "EMM / PIOM time".into(), "EMM / IOM full-width time".into()]);
         let header: Vec<&str> = header.iter().map(String::as_str).collect();
         let mut md = String::from(
-            "Mean wall-clock time and nodes of one decision on the same chess positions (one search each, no \
-             table, no quiescence). Times depend on the machine and on other work running at the same time \
+            "Mean over the same chess positions of the wall-clock time of one decision (the median of 5 repeated \
+             searches when one takes under 50 ms) and its nodes; fixed depth, no table, no quiescence. Times depend on the machine and on other work running at the same time \
              (cells run in parallel): compare ratios and node counts, not absolute times.\n\n",
         );
         md.push_str(&table(&header, &lines));
