@@ -106,6 +106,11 @@ pub(crate) trait Experiment: Sync {
     fn seed_group(&self) -> &'static str {
         self.name()
     }
+    /// Estimated CPU seconds of all cells at this scale, where the
+    /// experiment knows (printed before a `--full` run starts).
+    fn cpu_seconds(&self, _scale: Scale) -> Option<f64> {
+        None
+    }
 }
 
 /// `I/N`: run the cells whose global index is `I` modulo `N`.
@@ -264,6 +269,18 @@ fn run_cells(selected: &[&dyn Experiment], config: &RunConfig) -> TaskResult {
         }
     }
     let total = index;
+    if config.scale == Scale::Full {
+        let known: f64 = selected.iter().filter_map(|e| e.cpu_seconds(config.scale)).sum();
+        let threads = rayon::current_num_threads() as f64;
+        let share = config.shard.map_or(1.0, |s| 1.0 / s.count as f64);
+        eprintln!(
+            "reproduce --full: about {:.1} CPU hours (≈ {:.1} hours on {threads} threads{}), plus minutes for the cheap experiments. \
+             Finished cells are saved as they complete: interrupt and rerun to resume, or split with --shard I/N.",
+            known * share / 3600.0,
+            known * share / 3600.0 / threads,
+            if share < 1.0 { ", this shard" } else { "" },
+        );
+    }
     eprintln!(
         "reproduce: {} scale, seed {}, {} cells to run ({} in all{})",
         config.scale.name(),

@@ -442,6 +442,10 @@ fn opponent_of(name: &str) -> Option<Algo> {
 }
 
 impl Experiment for MatchGame {
+    fn cpu_seconds(&self, scale: Scale) -> Option<f64> {
+        (scale == Scale::Full).then(|| self.full_estimate_cpu_hours() * 3600.0)
+    }
+
     fn name(&self) -> &'static str {
         MatchGame::name(*self)
     }

@@ -5,7 +5,9 @@
 //!    with the game's move ordering, no table, no quiescence) searches a
 //!    [`PathGame`] in *record* mode to the look-ahead depth. A node is
 //!    *visited* iff the search calls its `generate` (the core calls it on
-//!    every node it enters, horizon nodes included, and on no other). The
+//!    every node it enters and on no other; at the horizon it skips it only
+//!    for games that answer `quick_status`, which the wrapper never does).
+//!    The recorded count is checked against alpha-beta's own. The
 //!    wrapper identifies a node by its *path code* from the search root (the
 //!    moves so far, an exact base-8 code, so two paths to one position are
 //!    two nodes, as in the search tree) and records the code.
@@ -122,6 +124,12 @@ impl<G: Game> Game for PathGame<G> {
     }
     fn parse_move(&self, text: &str) -> Result<G::Move, GameError> {
         self.inner.parse_move(text)
+    }
+    /// Deliberately `None` (not the inner game's answer): the search must
+    /// call [`generate`](Game::generate) on every node it enters, horizon
+    /// nodes included, for the record to be complete.
+    fn quick_status(&self) -> Option<Status> {
+        None
     }
     fn hash_key(&self) -> Option<u64> {
         self.inner.hash_key().map(|h| search_core::rng::splitmix64(h ^ self.path))

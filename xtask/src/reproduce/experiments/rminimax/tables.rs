@@ -196,7 +196,7 @@ impl Experiment for EntropyTable {
                     };
                     anomaly_dev = anomaly_dev.max(stated.abs());
                 }
-                if !(d.abs() <= AGREEMENT) {
+                if d.is_nan() || d.abs() > AGREEMENT {
                     outside.push(format!("{name} at H = {:.1} (Δ = {d:+.4})", f(r, "H")));
                 }
                 max_dev = max_dev.max(d.abs());
