@@ -86,6 +86,15 @@ pub(crate) fn leaf_cost<G: Game, C: CostModel + ?Sized>(costs: &C, node: &NodeIn
 /// [`LOSS`](Self::LOSS) = 2); the heuristic at the horizon is shifted into
 /// the same range.
 ///
+/// **Choose the outcome costs larger than the game's length.** Every move
+/// also costs [`interior`](CostModel::interior) (1), so with the defaults a
+/// loss after 6 moves (cost 7) is cheaper than a draw after 9 (cost 9) and a
+/// randomized player throws games. For full-length games scale the outcome
+/// costs past the longest game, e.g. `OutcomeCosts::new(0.0, 10.0, 20.0)` for
+/// tic-tac-toe (what `cargo xtask reproduce rminimax-fig2-tictactoe` uses).
+/// The defaults suit depth-limited searches, where every path has the same
+/// length.
+///
 /// **Horizon (and numeric payoffs).** A heuristic value `h` (AI's view) is
 /// clipped to `[−range, range]` and mapped piecewise linearly: `h = range`
 /// costs `win`, `h = 0` costs `draw`, `h = −range` costs `loss`. So a
