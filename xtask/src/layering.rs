@@ -23,9 +23,11 @@ fn allowed(from: &str, to: &str) -> bool {
     below && chess_ok
 }
 
-/// The workspace's internal dependency edges (normal, dev and build), as
-/// (from, to, kind) triples.
-fn edges() -> Result<Vec<(String, String, String)>, Box<dyn std::error::Error>> {
+/// A dependency edge: (from, to, kind).
+type Edge = (String, String, String);
+
+/// The workspace's internal dependency edges (normal, dev and build).
+fn edges() -> Result<Vec<Edge>, Box<dyn std::error::Error>> {
     let metadata = MetadataCommand::new().no_deps().exec()?;
     let members: BTreeMap<String, ()> =
         metadata.workspace_packages().iter().map(|p| (p.name.to_string(), ())).collect();

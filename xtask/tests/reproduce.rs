@@ -6,7 +6,7 @@ use std::process::Command;
 use std::time::Duration;
 
 /// Experiments cheap enough to run several times in a test.
-const EXPERIMENTS: &[&str] = &["lecture-alphabeta"];
+const EXPERIMENTS: &[&str] = &["rminimax-table2", "rminimax-fig2-tictactoe", "reibman-fig1", "iom-fig4-error", "lecture-alphabeta"];
 
 fn xtask(args: &[&str]) {
     let status = Command::new(env!("CARGO_BIN_EXE_xtask")).arg("reproduce").args(args).status().expect("xtask runs");
@@ -53,7 +53,16 @@ fn shards_merge_to_the_single_run_result() {
     run(&single, &[]);
     run(&s0, &["--shard", "0/2"]);
     run(&s1, &["--shard", "1/2"]);
-    xtask(&["merge", s0.to_str().unwrap(), s1.to_str().unwrap(), "--quick", "--seed", "7", "--out", merged.to_str().unwrap()]);
+    xtask(&[
+        "merge",
+        s0.to_str().unwrap(),
+        s1.to_str().unwrap(),
+        "--quick",
+        "--seed",
+        "7",
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
     assert_eq!(outputs(&single), outputs(&merged));
 }
 

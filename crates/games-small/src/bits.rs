@@ -30,20 +30,12 @@ impl Bits256 {
 
     #[inline(always)]
     pub(crate) const fn and(self, o: Bits256) -> Bits256 {
-        Bits256([
-            self.0[0] & o.0[0],
-            self.0[1] & o.0[1],
-            self.0[2] & o.0[2],
-            self.0[3] & o.0[3],
-        ])
+        Bits256([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2], self.0[3] & o.0[3]])
     }
 
     #[inline(always)]
     pub(crate) const fn count(&self) -> u32 {
-        self.0[0].count_ones()
-            + self.0[1].count_ones()
-            + self.0[2].count_ones()
-            + self.0[3].count_ones()
+        self.0[0].count_ones() + self.0[1].count_ones() + self.0[2].count_ones() + self.0[3].count_ones()
     }
 
     /// Bits moved towards higher indices by `n` (bits shifted past 255 are lost).
@@ -117,12 +109,7 @@ impl BitOr for Bits256 {
     type Output = Bits256;
     #[inline(always)]
     fn bitor(self, o: Bits256) -> Bits256 {
-        Bits256([
-            self.0[0] | o.0[0],
-            self.0[1] | o.0[1],
-            self.0[2] | o.0[2],
-            self.0[3] | o.0[3],
-        ])
+        Bits256([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2], self.0[3] | o.0[3]])
     }
 }
 
@@ -130,12 +117,7 @@ impl BitXor for Bits256 {
     type Output = Bits256;
     #[inline(always)]
     fn bitxor(self, o: Bits256) -> Bits256 {
-        Bits256([
-            self.0[0] ^ o.0[0],
-            self.0[1] ^ o.0[1],
-            self.0[2] ^ o.0[2],
-            self.0[3] ^ o.0[3],
-        ])
+        Bits256([self.0[0] ^ o.0[0], self.0[1] ^ o.0[1], self.0[2] ^ o.0[2], self.0[3] ^ o.0[3]])
     }
 }
 

@@ -40,10 +40,7 @@
 use std::collections::HashSet;
 use std::fmt;
 
-use search_core::{
-    Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn,
-};
-
+use search_core::{Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn};
 
 /// A column index, `0..width`, 0 on the left.
 pub type Column = u8;
@@ -96,10 +93,7 @@ impl Connect4 {
     /// ```
     pub fn new(width: usize, height: usize) -> Result<Self, ParamError> {
         if width == 0 || height == 0 {
-            return Err(ParamError::new(
-                "width/height",
-                format!("must be at least 1, got {width}×{height}"),
-            ));
+            return Err(ParamError::new("width/height", format!("must be at least 1, got {width}×{height}")));
         }
         if width.saturating_mul(height.saturating_add(1)) > 64 {
             return Err(ParamError::new(
@@ -109,14 +103,7 @@ impl Connect4 {
         }
         let h1 = height + 1;
         let bottom = (0..width).fold(0u64, |b, c| b | 1 << (c * h1));
-        Ok(Connect4 {
-            current: 0,
-            mask: 0,
-            bottom,
-            width: width as u8,
-            height: height as u8,
-            moves: 0,
-        })
+        Ok(Connect4 { current: 0, mask: 0, bottom, width: width as u8, height: height as u8, moves: 0 })
     }
 
     /// The empty standard 7 × 6 board.
@@ -155,9 +142,7 @@ impl Connect4 {
             if ch.is_whitespace() {
                 continue;
             }
-            let col = self
-                .parse_column(ch)
-                .map_err(|reason| GameError::parse("position", moves, i, reason))?;
+            let col = self.parse_column(ch).map_err(|reason| GameError::parse("position", moves, i, reason))?;
             self.try_play(col)?;
         }
         Ok(())
@@ -229,12 +214,7 @@ impl Connect4 {
             if top & last_mover == 0 {
                 continue;
             }
-            let prev = Connect4 {
-                current: last_mover ^ top,
-                mask: self.mask ^ top,
-                moves: self.moves - 1,
-                ..*self
-            };
+            let prev = Connect4 { current: last_mover ^ top, mask: self.mask ^ top, moves: self.moves - 1, ..*self };
             // The game must not have been over before the last move.
             if self.alignment(prev.current) || self.alignment(prev.current ^ prev.mask) {
                 continue;
@@ -276,11 +256,7 @@ impl Connect4 {
     /// The player to move (the game may be over).
     #[inline]
     pub fn to_move(&self) -> Player {
-        if self.moves.is_multiple_of(2) {
-            Player::First
-        } else {
-            Player::Second
-        }
+        if self.moves.is_multiple_of(2) { Player::First } else { Player::Second }
     }
 
     /// The discs of the side to move, as a bitboard.
@@ -478,8 +454,7 @@ impl Connect4 {
     /// The winner, if the side that moved last has four in a row.
     #[inline]
     pub fn winner(&self) -> Option<Player> {
-        self.alignment(self.current ^ self.mask)
-            .then(|| self.to_move().opponent())
+        self.alignment(self.current ^ self.mask).then(|| self.to_move().opponent())
     }
 
     /// Whether every cell is filled.
@@ -503,11 +478,7 @@ impl Connect4 {
     fn order_rank(&self, col: Column) -> i32 {
         let mid = i32::from(self.width / 2);
         let c = i32::from(col);
-        if c >= mid {
-            2 * (c - mid)
-        } else {
-            2 * (mid - c) - 1
-        }
+        if c >= mid { 2 * (c - mid) } else { 2 * (mid - c) - 1 }
     }
 
     /// The number of four-cell windows (lines of four cells inside the board,
@@ -536,23 +507,13 @@ impl Connect4 {
     /// # Ok::<(), search_core::ParamError>(())
     /// ```
     pub fn cell_weight_table(&self) -> Vec<Vec<u32>> {
-        (0..self.height())
-            .rev()
-            .map(|r| {
-                (0..self.width())
-                    .map(|c| self.windows_through(c, r))
-                    .collect()
-            })
-            .collect()
+        (0..self.height()).rev().map(|r| (0..self.width()).map(|c| self.windows_through(c, r)).collect()).collect()
     }
 
     /// The total number of four-cell windows on the board.
     pub fn window_count(&self) -> u32 {
         let h1 = self.h1();
-        [1, h1 - 1, h1, h1 + 1]
-            .iter()
-            .map(|&s| self.window_starts(s).count_ones())
-            .sum()
+        [1, h1 - 1, h1, h1 + 1].iter().map(|&s| self.window_starts(s).count_ones()).sum()
     }
 
     /// The first cells of the windows of direction `s` that lie inside the
@@ -619,15 +580,8 @@ impl Game for Connect4 {
     fn parse_move(&self, text: &str) -> Result<Column, GameError> {
         let mut chars = text.chars();
         match (chars.next(), chars.next()) {
-            (Some(ch), None) => self
-                .parse_column(ch)
-                .map_err(|reason| GameError::parse("move", text, 0, reason)),
-            _ => Err(GameError::parse(
-                "move",
-                text,
-                0,
-                "expected one column character",
-            )),
+            (Some(ch), None) => self.parse_column(ch).map_err(|reason| GameError::parse("move", text, 0, reason)),
+            _ => Err(GameError::parse("move", text, 0, "expected one column character")),
         }
     }
 
@@ -645,10 +599,7 @@ impl Game for Connect4 {
 
     fn try_play(&mut self, col: Column) -> Result<(), GameError> {
         if col >= self.width {
-            return Err(GameError::illegal(
-                format!("column {}", u32::from(col) + 1),
-                "no such column",
-            ));
+            return Err(GameError::illegal(format!("column {}", u32::from(col) + 1), "no such column"));
         }
         if self.winner().is_some() || self.is_full() {
             return Err(GameError::GameOver);
@@ -720,10 +671,7 @@ pub struct Connect4Eval {
 
 impl Default for Connect4Eval {
     fn default() -> Self {
-        Connect4Eval {
-            window_weights: [1.0, 2.0, 3.0, 4.0],
-            cell_weight: 1.0,
-        }
+        Connect4Eval { window_weights: [1.0, 2.0, 3.0, 4.0], cell_weight: 1.0 }
     }
 }
 
@@ -736,16 +684,10 @@ impl Connect4Eval {
     pub fn new(window_weights: [f64; 4], cell_weight: f64) -> Result<Self, ParamError> {
         for w in window_weights.into_iter().chain([cell_weight]) {
             if !w.is_finite() || w.abs() > Self::MAX_WEIGHT {
-                return Err(ParamError::new(
-                    "weights",
-                    format!("must be finite and within ±100, got {w}"),
-                ));
+                return Err(ParamError::new("weights", format!("must be finite and within ±100, got {w}")));
             }
         }
-        Ok(Connect4Eval {
-            window_weights,
-            cell_weight,
-        })
+        Ok(Connect4Eval { window_weights, cell_weight })
     }
 
     /// The weights of an open window holding 0, 1, 2 and 3 own discs.

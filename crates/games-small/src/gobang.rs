@@ -42,9 +42,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use search_core::{
-    Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn,
-};
+use search_core::{Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn};
 
 use crate::bits::Bits256;
 use crate::zobrist;
@@ -155,12 +153,7 @@ pub struct GobangOptions {
 
 impl Default for GobangOptions {
     fn default() -> Self {
-        GobangOptions {
-            size: 15,
-            rule: FiveRule::Freestyle,
-            radius: 2,
-            opening: Opening::Centre,
-        }
+        GobangOptions { size: 15, rule: FiveRule::Freestyle, radius: 2, opening: Opening::Centre }
     }
 }
 
@@ -187,25 +180,16 @@ impl Default for Gobang {
 impl Gobang {
     /// The empty `size × size` board with the other options at their defaults.
     pub fn new(size: usize) -> Result<Self, ParamError> {
-        Gobang::with_options(GobangOptions {
-            size,
-            ..GobangOptions::default()
-        })
+        Gobang::with_options(GobangOptions { size, ..GobangOptions::default() })
     }
 
     /// The empty board of the variant `options`.
     pub fn with_options(options: GobangOptions) -> Result<Self, ParamError> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&options.size) {
-            return Err(ParamError::new(
-                "size",
-                format!("must be within 5..=15, got {}", options.size),
-            ));
+            return Err(ParamError::new("size", format!("must be within 5..=15, got {}", options.size)));
         }
         if !(1..=4).contains(&options.radius) {
-            return Err(ParamError::new(
-                "radius",
-                format!("must be within 1..=4, got {}", options.radius),
-            ));
+            return Err(ParamError::new("radius", format!("must be within 1..=4, got {}", options.radius)));
         }
         Ok(Gobang {
             stones: [Bits256::EMPTY; 2],
@@ -251,9 +235,9 @@ impl Gobang {
                 i += 1;
             }
             let p = self.parse_point(&moves[start..i]).map_err(|e| match e {
-                GameError::Parse {
-                    position, reason, ..
-                } => GameError::parse("position", moves, start + position, reason),
+                GameError::Parse { position, reason, .. } => {
+                    GameError::parse("position", moves, start + position, reason)
+                }
                 other => other,
             })?;
             self.try_play(p)?;
@@ -263,12 +247,7 @@ impl Gobang {
 
     /// The variant of this game.
     pub fn options(&self) -> GobangOptions {
-        GobangOptions {
-            size: self.size(),
-            rule: self.rule,
-            radius: self.radius,
-            opening: self.opening,
-        }
+        GobangOptions { size: self.size(), rule: self.rule, radius: self.radius, opening: self.opening }
     }
 
     /// Points per side.
@@ -286,11 +265,7 @@ impl Gobang {
     /// The player to move (the game may be over).
     #[inline]
     pub fn to_move(&self) -> Player {
-        if self.moves.is_multiple_of(2) {
-            Player::First
-        } else {
-            Player::Second
-        }
+        if self.moves.is_multiple_of(2) { Player::First } else { Player::Second }
     }
 
     /// The winner, if a player has made a winning line.
@@ -420,25 +395,12 @@ impl Gobang {
         if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|c| c.is_ascii_digit()) {
             return Err(err(1, "expected a row number"));
         }
-        let row: usize = digits
-            .parse()
-            .map_err(|_| err(1, "expected a row number"))?;
+        let row: usize = digits.parse().map_err(|_| err(1, "expected a row number"))?;
         if col >= self.size() {
-            return Err(err(
-                0,
-                &format!(
-                    "no column {} on a {}×{} board",
-                    char::from(letter),
-                    self.size,
-                    self.size
-                ),
-            ));
+            return Err(err(0, &format!("no column {} on a {}×{} board", char::from(letter), self.size, self.size)));
         }
         if row == 0 || row > self.size() {
-            return Err(err(
-                1,
-                &format!("no row {row} on a {}×{} board", self.size, self.size),
-            ));
+            return Err(err(1, &format!("no row {row} on a {}×{} board", self.size, self.size)));
         }
         Ok(((row - 1) * STRIDE + col) as Point)
     }
@@ -517,10 +479,7 @@ impl Game for Gobang {
     fn try_play(&mut self, p: Point) -> Result<(), GameError> {
         if !self.on_board(p) {
             let (c, r) = Self::coords(p);
-            return Err(GameError::illegal(
-                format!("point {p} (column {c}, row {r})"),
-                "off the board",
-            ));
+            return Err(GameError::illegal(format!("point {p} (column {c}, row {r})"), "off the board"));
         }
         if self.winner.is_some() || usize::from(self.moves) == self.size() * self.size() {
             return Err(GameError::GameOver);
@@ -678,10 +637,7 @@ impl GobangEval {
         let w = weights;
         for v in [w.five, w.open_four, w.four, w.open_three, w.three, w.two] {
             if !(0.0..=100_000.0).contains(&v) {
-                return Err(ParamError::new(
-                    "weights",
-                    format!("must be within 0..=100000, got {v}"),
-                ));
+                return Err(ParamError::new("weights", format!("must be within 0..=100000, got {v}")));
             }
         }
         Ok(GobangEval { weights })

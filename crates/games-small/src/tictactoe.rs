@@ -28,9 +28,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use search_core::{
-    Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn,
-};
+use search_core::{Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn};
 
 use crate::zobrist;
 
@@ -68,10 +66,7 @@ impl Default for TicTacToe {
 impl TicTacToe {
     /// The empty board, `X` (`First`) to move.
     pub const fn new() -> Self {
-        TicTacToe {
-            marks: [0, 0],
-            hash: 0,
-        }
+        TicTacToe { marks: [0, 0], hash: 0 }
     }
 
     /// The position after the moves in `moves` (see [`FromStr`] for the format).
@@ -108,18 +103,12 @@ impl TicTacToe {
     /// The player to move (the game may be over).
     #[inline]
     pub fn to_move(&self) -> Player {
-        if self.moves_played().is_multiple_of(2) {
-            Player::First
-        } else {
-            Player::Second
-        }
+        if self.moves_played().is_multiple_of(2) { Player::First } else { Player::Second }
     }
 
     /// Who holds `cell`, if anyone (`None` also for a cell out of range).
     pub fn at(&self, cell: Cell) -> Option<Player> {
-        let bit = 1u16
-            .checked_shl(u32::from(cell))
-            .filter(|&b| b & FULL != 0)?;
+        let bit = 1u16.checked_shl(u32::from(cell)).filter(|&b| b & FULL != 0)?;
         if self.marks[0] & bit != 0 {
             Some(Player::First)
         } else if self.marks[1] & bit != 0 {
@@ -154,8 +143,7 @@ impl TicTacToe {
 
     /// The notation of `cell` (`a1`..`c3`), or `None` if it is out of range.
     pub fn cell_name(cell: Cell) -> Option<[char; 2]> {
-        (usize::from(cell) < CELLS)
-            .then(|| [char::from(b'a' + cell % 3), char::from(b'1' + cell / 3)])
+        (usize::from(cell) < CELLS).then(|| [char::from(b'a' + cell % 3), char::from(b'1' + cell / 3)])
     }
 }
 
@@ -226,10 +214,7 @@ impl Game for TicTacToe {
 
     fn try_play(&mut self, cell: Cell) -> Result<(), GameError> {
         if usize::from(cell) >= CELLS {
-            return Err(GameError::illegal(
-                format!("cell {cell}"),
-                "no such cell (cells are 0..9)",
-            ));
+            return Err(GameError::illegal(format!("cell {cell}"), "no such cell (cells are 0..9)"));
         }
         if self.winner().is_some() || self.occupied() == FULL {
             return Err(GameError::GameOver);
@@ -247,33 +232,18 @@ impl Game for TicTacToe {
 fn parse_cell(text: &str, offset: usize) -> Result<Cell, GameError> {
     let b = text.as_bytes();
     if b.len() != 2 {
-        return Err(GameError::parse(
-            "move",
-            text,
-            offset,
-            "expected a cell such as b2",
-        ));
+        return Err(GameError::parse("move", text, offset, "expected a cell such as b2"));
     }
     let col = match b[0].to_ascii_lowercase() {
         c @ b'a'..=b'c' => c - b'a',
         _ => {
-            return Err(GameError::parse(
-                "move",
-                text,
-                offset,
-                "column must be a, b or c",
-            ));
+            return Err(GameError::parse("move", text, offset, "column must be a, b or c"));
         }
     };
     let row = match b[1] {
         r @ b'1'..=b'3' => r - b'1',
         _ => {
-            return Err(GameError::parse(
-                "move",
-                text,
-                offset + 1,
-                "row must be 1, 2 or 3",
-            ));
+            return Err(GameError::parse("move", text, offset + 1, "row must be 1, 2 or 3"));
         }
     };
     Ok(row * 3 + col)
@@ -299,9 +269,7 @@ impl FromStr for TicTacToe {
                 return Err(GameError::parse("position", s, i, "incomplete cell name"));
             };
             let cell = parse_cell(token, i).map_err(|e| match e {
-                GameError::Parse {
-                    position, reason, ..
-                } => GameError::parse("position", s, position, reason),
+                GameError::Parse { position, reason, .. } => GameError::parse("position", s, position, reason),
                 other => other,
             })?;
             g.try_play(cell)?;
@@ -358,9 +326,7 @@ pub struct TicTacToeEval {
 impl Default for TicTacToeEval {
     /// Weights `[1, 2, 4]`.
     fn default() -> Self {
-        TicTacToeEval {
-            weights: [1.0, 2.0, 4.0],
-        }
+        TicTacToeEval { weights: [1.0, 2.0, 4.0] }
     }
 }
 
@@ -374,10 +340,7 @@ impl TicTacToeEval {
     pub fn new(weights: [f64; 3]) -> Result<Self, ParamError> {
         for w in weights {
             if !w.is_finite() || w.abs() > Self::MAX_WEIGHT {
-                return Err(ParamError::new(
-                    "weights",
-                    format!("must be finite and within ±1000, got {w}"),
-                ));
+                return Err(ParamError::new("weights", format!("must be finite and within ±1000, got {w}")));
             }
         }
         Ok(TicTacToeEval { weights })
@@ -389,11 +352,7 @@ impl TicTacToeEval {
     }
 
     fn side(&self, own: u16, other: u16) -> f64 {
-        LINES
-            .iter()
-            .filter(|&&l| l & other == 0)
-            .map(|&l| self.weights[((l & own).count_ones() as usize).min(2)])
-            .sum()
+        LINES.iter().filter(|&&l| l & other == 0).map(|&l| self.weights[((l & own).count_ones() as usize).min(2)]).sum()
     }
 }
 

@@ -33,25 +33,13 @@ struct Naive {
 
 impl Naive {
     fn new(w: usize, h: usize) -> Self {
-        Naive {
-            w,
-            h,
-            grid: vec![vec![None; h]; w],
-            to_move: Player::First,
-            winner: None,
-            n: 0,
-        }
+        Naive { w, h, grid: vec![vec![None; h]; w], to_move: Player::First, winner: None, n: 0 }
     }
     fn moves(&self) -> Option<Vec<u8>> {
         if self.winner.is_some() || self.n == self.w * self.h {
             return None;
         }
-        Some(
-            (0..self.w)
-                .filter(|&c| self.grid[c][self.h - 1].is_none())
-                .map(|c| c as u8)
-                .collect(),
-        )
+        Some((0..self.w).filter(|&c| self.grid[c][self.h - 1].is_none()).map(|c| c as u8).collect())
     }
     fn play(&mut self, col: u8) {
         let c = col as usize;
@@ -97,17 +85,7 @@ impl Naive {
     }
 }
 
-const SIZES: [(usize, usize); 9] = [
-    (4, 4),
-    (7, 6),
-    (5, 4),
-    (4, 5),
-    (8, 7),
-    (6, 7),
-    (3, 3),
-    (1, 8),
-    (16, 3),
-];
+const SIZES: [(usize, usize); 9] = [(4, 4), (7, 6), (5, 4), (4, 5), (8, 7), (6, 7), (3, 3), (1, 8), (16, 3)];
 
 #[test]
 fn perft_matches_naive_on_many_sizes() {
@@ -150,11 +128,7 @@ fn random_games_agree_with_naive_and_hash_is_consistent() {
                         if g.can_play(c) {
                             let mut after = n.clone();
                             after.play(c);
-                            assert_eq!(
-                                g.is_winning_move(c),
-                                after.winner.is_some(),
-                                "{w}×{h} {line} col {c}"
-                            );
+                            assert_eq!(g.is_winning_move(c), after.winner.is_some(), "{w}×{h} {line} col {c}");
                         }
                     }
                     let mv = moves[r.random_range(0..moves.len())];
@@ -179,11 +153,7 @@ fn random_games_agree_with_naive_and_hash_is_consistent() {
         assert_eq!(Connect4::from_moves(w, h, &line).unwrap(), g);
         if i % 10 == 0 {
             let back = g.moves_string().expect("a played position is reachable");
-            assert_eq!(
-                Connect4::from_moves(w, h, &back).unwrap(),
-                g,
-                "{w}×{h} {line} -> {back}"
-            );
+            assert_eq!(Connect4::from_moves(w, h, &back).unwrap(), g, "{w}×{h} {line} -> {back}");
         }
     }
 }
@@ -308,10 +278,7 @@ fn solver_helpers_match_definitions_in_random_games() {
                 let cell = g.possible() & g.column_mask(c);
                 let mut after = g;
                 after.play(c);
-                assert_eq!(
-                    g.threats_after(cell),
-                    after.opponent_winning_cells().count_ones()
-                );
+                assert_eq!(g.threats_after(cell), after.opponent_winning_cells().count_ones());
                 if !g.can_win_next() {
                     let loses = after.can_win_next();
                     assert_eq!(non_losing & cell != 0, !loses, "{w}×{h}\n{g}col {c}");
@@ -327,10 +294,7 @@ fn display_and_notation() {
     let g = Connect4::from_moves(4, 4, "2231").unwrap();
     assert_eq!(g.to_string(), "....\n....\n.O..\nOXX.\n");
     let g = Connect4::from_moves(7, 6, "4453").unwrap();
-    assert_eq!(
-        g.to_string(),
-        ".......\n.......\n.......\n.......\n...O...\n..OXX..\n"
-    );
+    assert_eq!(g.to_string(), ".......\n.......\n.......\n.......\n...O...\n..OXX..\n");
     for c in 0..7 {
         assert_eq!(g.parse_move(&g.move_string(c)).unwrap(), c);
     }
@@ -347,10 +311,7 @@ fn display_and_notation() {
 
 #[test]
 fn pons_benchmark_lines_parse() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/connect4/begin-easy"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/connect4/begin-easy");
     let Ok(text) = std::fs::read_to_string(path) else {
         return; // the shared data is optional
     };
@@ -370,43 +331,20 @@ fn error_paths() {
     assert!(Connect4::new(4, 0).is_err());
     assert!(Connect4::new(9, 7).is_err());
     assert!(Connect4::new(usize::MAX, usize::MAX).is_err());
-    assert!(matches!(
-        Connect4::from_moves(9, 7, "1"),
-        Err(GameError::Param(_))
-    ));
-    assert!(matches!(
-        Connect4::from_moves(7, 6, "12x"),
-        Err(GameError::Parse { position: 2, .. })
-    ));
-    assert!(matches!(
-        Connect4::from_moves(7, 6, "18"),
-        Err(GameError::Parse { position: 1, .. })
-    ));
-    assert!(matches!(
-        Connect4::from_moves(7, 6, "10"),
-        Err(GameError::Parse { position: 1, .. })
-    ));
+    assert!(matches!(Connect4::from_moves(9, 7, "1"), Err(GameError::Param(_))));
+    assert!(matches!(Connect4::from_moves(7, 6, "12x"), Err(GameError::Parse { position: 2, .. })));
+    assert!(matches!(Connect4::from_moves(7, 6, "18"), Err(GameError::Parse { position: 1, .. })));
+    assert!(matches!(Connect4::from_moves(7, 6, "10"), Err(GameError::Parse { position: 1, .. })));
     assert!(matches!(
         Connect4::from_moves(7, 6, "4444444"),
         Err(GameError::IllegalMove { ref reason, .. }) if reason == "column full"
     ));
-    assert_eq!(
-        Connect4::from_moves(7, 6, "12121212"),
-        Err(GameError::GameOver)
-    );
+    assert_eq!(Connect4::from_moves(7, 6, "12121212"), Err(GameError::GameOver));
     let mut g = Connect4::standard();
-    assert!(
-        matches!(g.try_play(7), Err(GameError::IllegalMove { ref reason, .. }) if reason == "no such column")
-    );
-    assert!(matches!(
-        g.try_play(200),
-        Err(GameError::IllegalMove { .. })
-    ));
+    assert!(matches!(g.try_play(7), Err(GameError::IllegalMove { ref reason, .. }) if reason == "no such column"));
+    assert!(matches!(g.try_play(200), Err(GameError::IllegalMove { .. })));
     for bad in ["", "44", "0", "8", "x", "é"] {
-        assert!(
-            matches!(g.parse_move(bad), Err(GameError::Parse { .. })),
-            "{bad:?}"
-        );
+        assert!(matches!(g.parse_move(bad), Err(GameError::Parse { .. })), "{bad:?}");
     }
     // A drawn, full board refuses moves (found by seeded random play).
     let mut r = rng::seeded(5);
@@ -436,23 +374,14 @@ fn error_paths() {
 #[test]
 fn cell_weight_tables_match_the_seed_notes() {
     let t44 = Connect4::new(4, 4).unwrap();
-    assert_eq!(
-        t44.cell_weight_table(),
-        [[3, 2, 2, 3], [2, 3, 3, 2], [2, 3, 3, 2], [3, 2, 2, 3]]
-    );
+    assert_eq!(t44.cell_weight_table(), [[3, 2, 2, 3], [2, 3, 3, 2], [2, 3, 3, 2], [3, 2, 2, 3]]);
     assert_eq!(t44.window_count(), 10);
     let t76 = Connect4::standard();
-    let expected: Vec<Vec<u32>> = [
-        "3 4 5 7 5 4 3",
-        "4 6 8 10 8 6 4",
-        "5 8 11 13 11 8 5",
-        "5 8 11 13 11 8 5",
-        "4 6 8 10 8 6 4",
-        "3 4 5 7 5 4 3",
-    ]
-    .iter()
-    .map(|r| r.split(' ').map(|x| x.parse().unwrap()).collect())
-    .collect();
+    let expected: Vec<Vec<u32>> =
+        ["3 4 5 7 5 4 3", "4 6 8 10 8 6 4", "5 8 11 13 11 8 5", "5 8 11 13 11 8 5", "4 6 8 10 8 6 4", "3 4 5 7 5 4 3"]
+            .iter()
+            .map(|r| r.split(' ').map(|x| x.parse().unwrap()).collect())
+            .collect();
     assert_eq!(t76.cell_weight_table(), expected);
     assert_eq!(t76.window_count(), 69);
     // Every window has four cells.
@@ -474,16 +403,11 @@ fn naive_eval(g: &Connect4, weights: [f64; 4], cell_weight: f64) -> f64 {
             for r in 0..h {
                 for (dc, dr) in [(1i64, 0i64), (0, 1), (1, 1), (1, -1)] {
                     let cells: Vec<(i64, i64)> = (0..4).map(|k| (c + k * dc, r + k * dr)).collect();
-                    if cells
-                        .iter()
-                        .any(|&(x, y)| x < 0 || y < 0 || x >= w || y >= h)
-                    {
+                    if cells.iter().any(|&(x, y)| x < 0 || y < 0 || x >= w || y >= h) {
                         continue;
                     }
-                    let owners: Vec<Option<Player>> = cells
-                        .iter()
-                        .map(|&(x, y)| g.at(x as usize, y as usize))
-                        .collect();
+                    let owners: Vec<Option<Player>> =
+                        cells.iter().map(|&(x, y)| g.at(x as usize, y as usize)).collect();
                     if owners.contains(&Some(p.opponent())) {
                         continue;
                     }
@@ -510,15 +434,8 @@ fn evaluator_matches_naive_formula() {
     for (w, h) in SIZES.into_iter().cycle().take(300) {
         let mut g = Connect4::new(w, h).unwrap();
         loop {
-            assert_eq!(
-                custom.evaluate(&g),
-                naive_eval(&g, weights, 2.0),
-                "{w}×{h}\n{g}"
-            );
-            assert_eq!(
-                default.evaluate(&g),
-                naive_eval(&g, [1.0, 2.0, 3.0, 4.0], 1.0)
-            );
+            assert_eq!(custom.evaluate(&g), naive_eval(&g, weights, 2.0), "{w}×{h}\n{g}");
+            assert_eq!(default.evaluate(&g), naive_eval(&g, [1.0, 2.0, 3.0, 4.0], 1.0));
             assert!(default.evaluate(&g).abs() < 1e5);
             ms.clear();
             if let Status::Over(_) = g.generate(&mut ms) {

@@ -2,21 +2,14 @@
 //! rules, a naive reference implementation, pattern counts, hashing,
 //! notation and every error path.
 
-use games_small::gobang::{
-    FiveRule, Gobang, GobangEval, GobangOptions, Opening, PatternCounts, PatternWeights,
-};
+use games_small::gobang::{FiveRule, Gobang, GobangEval, GobangOptions, Opening, PatternCounts, PatternWeights};
 use rand::Rng as _;
 use search_core::{Evaluator, Game, GameError, Outcome, Player, Status, perft, rng};
 
 const DIRS: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 
 fn opts(size: usize, rule: FiveRule, radius: u8, opening: Opening) -> GobangOptions {
-    GobangOptions {
-        size,
-        rule,
-        radius,
-        opening,
-    }
+    GobangOptions { size, rule, radius, opening }
 }
 
 /// Plays `xs` for X and `os` for O alternately, X first (`os` has one point
@@ -55,11 +48,7 @@ fn five_in_every_window_of_every_direction_wins() {
                         windows += 1;
                         // The last stone lands on each of the five cells in turn.
                         let last = (windows % 5) as usize;
-                        let mut xs: Vec<_> = cells
-                            .iter()
-                            .copied()
-                            .filter(|&p| p != cells[last])
-                            .collect();
+                        let mut xs: Vec<_> = cells.iter().copied().filter(|&p| p != cells[last]).collect();
                         xs.push(cells[last]);
                         // O's four stones: the first free points in a scattered order.
                         let os: Vec<_> = (0..size * size)
@@ -122,13 +111,7 @@ struct Naive {
 
 impl Naive {
     fn new(o: GobangOptions) -> Self {
-        Naive {
-            o,
-            grid: vec![vec![None; o.size]; o.size],
-            to_move: Player::First,
-            winner: None,
-            n: 0,
-        }
+        Naive { o, grid: vec![vec![None; o.size]; o.size], to_move: Player::First, winner: None, n: 0 }
     }
     fn moves(&self) -> Option<Vec<(usize, usize)>> {
         let s = self.o.size;
@@ -167,10 +150,7 @@ impl Naive {
             let mut count = 1;
             for sign in [1, -1] {
                 let (mut x, mut y) = (c as i64 + sign * dc, r as i64 + sign * dr);
-                while (0..s).contains(&x)
-                    && (0..s).contains(&y)
-                    && self.grid[x as usize][y as usize] == Some(me)
-                {
+                while (0..s).contains(&x) && (0..s).contains(&y) && self.grid[x as usize][y as usize] == Some(me) {
                     count += 1;
                     x += sign * dc;
                     y += sign * dr;
@@ -214,13 +194,9 @@ impl Naive {
         for (dc, dr) in DIRS {
             for c in 0..s {
                 for r in 0..s {
-                    let w: Option<Vec<Option<Player>>> = (0..6)
-                        .map(|k| at(c + k * dc, r + k * dr))
-                        .collect::<Vec<_>>()
-                        .into_iter()
-                        .collect();
-                    let w5: Option<Vec<Option<Player>>> =
-                        (0..5).map(|k| at(c + k * dc, r + k * dr)).collect();
+                    let w: Option<Vec<Option<Player>>> =
+                        (0..6).map(|k| at(c + k * dc, r + k * dr)).collect::<Vec<_>>().into_iter().collect();
+                    let w5: Option<Vec<Option<Player>>> = (0..5).map(|k| at(c + k * dc, r + k * dr)).collect();
                     if let Some(w5) = w5 {
                         let own = w5.iter().filter(|&&x| x == Some(p)).count();
                         let blocked = w5.contains(&Some(p.opponent()));
@@ -271,13 +247,7 @@ fn perft_matches_naive() {
     let g = Gobang::default();
     assert_eq!(perft(&g, 1), 1);
     assert_eq!(perft(&g, 2), 24);
-    assert_eq!(
-        perft(
-            &Gobang::with_options(opts(15, FiveRule::Freestyle, 1, Opening::Centre)).unwrap(),
-            2
-        ),
-        8
-    );
+    assert_eq!(perft(&Gobang::with_options(opts(15, FiveRule::Freestyle, 1, Opening::Centre)).unwrap(), 2), 8);
 }
 
 #[test]
@@ -342,45 +312,25 @@ fn pattern_counts_of_known_shapes() {
     let e = GobangEval::default();
     let far = [(0, 14), (14, 14), (0, 0), (14, 0), (2, 14)];
     // .XXXX. in the middle of row 8.
-    let g = build(
-        GobangOptions::default(),
-        &[(5, 7), (6, 7), (7, 7), (8, 7)],
-        &far,
-    );
+    let g = build(GobangOptions::default(), &[(5, 7), (6, 7), (7, 7), (8, 7)], &far);
     let c = e.pattern_counts(&g, Player::First);
     assert_eq!((c.five, c.open_four, c.four), (0, 1, 2));
     // X at the left edge: a closed four.
-    let g = build(
-        GobangOptions::default(),
-        &[(0, 7), (1, 7), (2, 7), (3, 7)],
-        &[(0, 14), (14, 14), (7, 0), (14, 0)],
-    );
+    let g = build(GobangOptions::default(), &[(0, 7), (1, 7), (2, 7), (3, 7)], &[(0, 14), (14, 14), (7, 0), (14, 0)]);
     let c = e.pattern_counts(&g, Player::First);
     assert_eq!((c.open_four, c.four), (0, 1));
     // ..XXX.. : two open threes; .X.XX. : one.
     let g = build(GobangOptions::default(), &[(6, 7), (7, 7), (8, 7)], &far);
     assert_eq!(e.pattern_counts(&g, Player::First).open_three, 2);
-    let g = build(
-        GobangOptions::default(),
-        &[(5, 7), (7, 7), (8, 7)],
-        &[(3, 7), (0, 14), (14, 14)],
-    );
+    let g = build(GobangOptions::default(), &[(5, 7), (7, 7), (8, 7)], &[(3, 7), (0, 14), (14, 14)]);
     assert_eq!(e.pattern_counts(&g, Player::First).open_three, 1);
     // A three blocked by O on one side is not open.
-    let g = build(
-        GobangOptions::default(),
-        &[(6, 7), (7, 7), (8, 7)],
-        &[(5, 7), (0, 14), (14, 14)],
-    );
+    let g = build(GobangOptions::default(), &[(6, 7), (7, 7), (8, 7)], &[(5, 7), (0, 14), (14, 14)]);
     let c = e.pattern_counts(&g, Player::First);
     assert_eq!(c.open_three, 0);
     assert!(c.three > 0);
     // Values are from the side to move: the same shapes score opposite.
-    let mine = build(
-        GobangOptions::default(),
-        &[(6, 7), (7, 7), (8, 7)],
-        &far[..2],
-    ); // O to move
+    let mine = build(GobangOptions::default(), &[(6, 7), (7, 7), (8, 7)], &far[..2]); // O to move
     assert!(e.evaluate(&mine) < 0.0);
     assert!(e.evaluate_for(&mine, Player::First) > 0.0);
     assert_eq!(e.evaluate(&Gobang::default()), 0.0);
@@ -392,8 +342,7 @@ fn evaluator_is_bounded_and_weights_are_checked() {
     let mut r = rng::seeded(8);
     let mut ms = Vec::new();
     for _ in 0..200 {
-        let mut g =
-            Gobang::with_options(opts(15, FiveRule::Freestyle, 1, Opening::Centre)).unwrap();
+        let mut g = Gobang::with_options(opts(15, FiveRule::Freestyle, 1, Opening::Centre)).unwrap();
         loop {
             let v = e.evaluate(&g);
             assert!(v.abs() <= GobangEval::LIMIT && v.is_finite());
@@ -404,31 +353,10 @@ fn evaluator_is_bounded_and_weights_are_checked() {
             g.play(ms[r.random_range(0..ms.len())]);
         }
     }
-    assert!(
-        GobangEval::new(PatternWeights {
-            five: f64::NAN,
-            ..Default::default()
-        })
-        .is_err()
-    );
-    assert!(
-        GobangEval::new(PatternWeights {
-            two: -1.0,
-            ..Default::default()
-        })
-        .is_err()
-    );
-    assert!(
-        GobangEval::new(PatternWeights {
-            open_four: 1e6,
-            ..Default::default()
-        })
-        .is_err()
-    );
-    let w = PatternWeights {
-        two: 0.0,
-        ..Default::default()
-    };
+    assert!(GobangEval::new(PatternWeights { five: f64::NAN, ..Default::default() }).is_err());
+    assert!(GobangEval::new(PatternWeights { two: -1.0, ..Default::default() }).is_err());
+    assert!(GobangEval::new(PatternWeights { open_four: 1e6, ..Default::default() }).is_err());
+    let w = PatternWeights { two: 0.0, ..Default::default() };
     assert_eq!(GobangEval::new(w).unwrap().weights(), w);
 }
 
@@ -446,8 +374,7 @@ fn notation_display_and_order_hints() {
             assert_eq!(g.parse_move(&g.move_string(p)).unwrap(), p);
         }
     }
-    let small =
-        Gobang::from_moves(opts(5, FiveRule::Freestyle, 1, Opening::Centre), "c3 b2").unwrap();
+    let small = Gobang::from_moves(opts(5, FiveRule::Freestyle, 1, Opening::Centre), "c3 b2").unwrap();
     assert_eq!(
         small.to_string(),
         " 5 . . . . .\n 4 . . . . .\n 3 . . X . .\n 2 . O . . .\n 1 . . . . .\n   a b c d e\n"
@@ -476,11 +403,7 @@ fn full_board_is_a_draw() {
     let mut os = Vec::new();
     for (r, row) in rows.iter().enumerate() {
         for (c, ch) in row.chars().enumerate() {
-            if ch == 'X' {
-                xs.push((c, r))
-            } else {
-                os.push((c, r))
-            }
+            if ch == 'X' { xs.push((c, r)) } else { os.push((c, r)) }
         }
     }
     assert_eq!((xs.len(), os.len()), (13, 12));
@@ -494,70 +417,29 @@ fn full_board_is_a_draw() {
 fn error_paths() {
     assert!(Gobang::new(4).is_err());
     assert!(Gobang::new(16).is_err());
-    assert!(
-        Gobang::with_options(GobangOptions {
-            radius: 0,
-            ..Default::default()
-        })
-        .is_err()
-    );
-    assert!(
-        Gobang::with_options(GobangOptions {
-            radius: 5,
-            ..Default::default()
-        })
-        .is_err()
-    );
+    assert!(Gobang::with_options(GobangOptions { radius: 0, ..Default::default() }).is_err());
+    assert!(Gobang::with_options(GobangOptions { radius: 5, ..Default::default() }).is_err());
     assert!(matches!(
-        Gobang::from_moves(
-            GobangOptions {
-                size: 3,
-                ..Default::default()
-            },
-            ""
-        ),
+        Gobang::from_moves(GobangOptions { size: 3, ..Default::default() }, ""),
         Err(GameError::Param(_))
     ));
     let g = Gobang::new(9).unwrap();
     for bad in ["", "h", "8h", "j1", "a0", "a10", "a123", "h-1", "é1", "a1x"] {
-        assert!(
-            matches!(g.parse_move(bad), Err(GameError::Parse { .. })),
-            "{bad:?}"
-        );
+        assert!(matches!(g.parse_move(bad), Err(GameError::Parse { .. })), "{bad:?}");
     }
-    assert!(matches!(
-        "h8 z1".parse::<Gobang>(),
-        Err(GameError::Parse { position: 3, .. })
-    ));
-    assert!(matches!(
-        "h8 h0".parse::<Gobang>(),
-        Err(GameError::Parse { position: 4, .. })
-    ));
-    assert!(matches!(
-        "h8 !".parse::<Gobang>(),
-        Err(GameError::Parse { position: 3, .. })
-    ));
-    assert!(matches!(
-        "h8 é".parse::<Gobang>(),
-        Err(GameError::Parse { .. })
-    ));
+    assert!(matches!("h8 z1".parse::<Gobang>(), Err(GameError::Parse { position: 3, .. })));
+    assert!(matches!("h8 h0".parse::<Gobang>(), Err(GameError::Parse { position: 4, .. })));
+    assert!(matches!("h8 !".parse::<Gobang>(), Err(GameError::Parse { position: 3, .. })));
+    assert!(matches!("h8 é".parse::<Gobang>(), Err(GameError::Parse { .. })));
     assert!(matches!(
         "h8 h8".parse::<Gobang>(),
         Err(GameError::IllegalMove { ref reason, .. }) if reason == "point occupied"
     ));
     let mut g = Gobang::new(9).unwrap();
-    assert!(
-        matches!(g.try_play(9), Err(GameError::IllegalMove { ref reason, .. }) if reason == "off the board")
-    );
+    assert!(matches!(g.try_play(9), Err(GameError::IllegalMove { ref reason, .. }) if reason == "off the board"));
     assert!(matches!(g.try_play(15), Err(GameError::IllegalMove { .. })));
-    assert!(matches!(
-        g.try_play(255),
-        Err(GameError::IllegalMove { .. })
-    ));
+    assert!(matches!(g.try_play(255), Err(GameError::IllegalMove { .. })));
     let won: Gobang = "h8 a1 i8 a2 j8 a3 k8 a4 l8".parse().unwrap();
     assert_eq!(won.clone().try_play(100), Err(GameError::GameOver));
-    assert_eq!(
-        "h8 a1 i8 a2 j8 a3 k8 a4 l8 a5".parse::<Gobang>(),
-        Err(GameError::GameOver)
-    );
+    assert_eq!("h8 a1 i8 a2 j8 a3 k8 a4 l8 a5".parse::<Gobang>(), Err(GameError::GameOver));
 }

@@ -4,15 +4,11 @@ use games_small::{Connect4, Gobang, TicTacToe};
 use rand::Rng as _;
 use search_core::{Game, rng};
 
-const ALPHABET: &[&str] = &[
-    "a", "b", "c", "h", "o", "p", "z", "1", "3", "8", "9", "0", "15", "16", " ", ",", "é", "∞",
-    "-", "A",
-];
+const ALPHABET: &[&str] =
+    &["a", "b", "c", "h", "o", "p", "z", "1", "3", "8", "9", "0", "15", "16", " ", ",", "é", "∞", "-", "A"];
 
 fn random_string(r: &mut search_core::rng::Rng) -> String {
-    (0..r.random_range(0..12))
-        .map(|_| ALPHABET[r.random_range(0..ALPHABET.len())])
-        .collect()
+    (0..r.random_range(0..12)).map(|_| ALPHABET[r.random_range(0..ALPHABET.len())]).collect()
 }
 
 #[test]

@@ -102,51 +102,22 @@ fn wins_in_every_line() {
 #[test]
 fn error_paths() {
     let mut g = TicTacToe::from_moves("b2").unwrap();
-    assert!(
-        matches!(g.try_play(4), Err(GameError::IllegalMove { ref reason, .. }) if reason == "cell occupied")
-    );
-    assert!(
-        matches!(g.try_play(9), Err(GameError::IllegalMove { ref reason, .. }) if reason.contains("no such cell"))
-    );
-    assert!(matches!(
-        g.play_str("b2"),
-        Err(GameError::IllegalMove { .. })
-    ));
-    assert_eq!(
-        g,
-        TicTacToe::from_moves("b2").unwrap(),
-        "a failed move changes nothing"
-    );
+    assert!(matches!(g.try_play(4), Err(GameError::IllegalMove { ref reason, .. }) if reason == "cell occupied"));
+    assert!(matches!(g.try_play(9), Err(GameError::IllegalMove { ref reason, .. }) if reason.contains("no such cell")));
+    assert!(matches!(g.play_str("b2"), Err(GameError::IllegalMove { .. })));
+    assert_eq!(g, TicTacToe::from_moves("b2").unwrap(), "a failed move changes nothing");
     for bad in ["", "b", "d1", "a4", "a0", "b22", "2b", "x"] {
-        assert!(
-            matches!(g.parse_move(bad), Err(GameError::Parse { .. })),
-            "{bad}"
-        );
+        assert!(matches!(g.parse_move(bad), Err(GameError::Parse { .. })), "{bad}");
     }
     let won = TicTacToe::from_moves("a1 b1 a2 b2 a3").unwrap();
     assert_eq!(won.clone().try_play(8), Err(GameError::GameOver));
-    assert_eq!(
-        TicTacToe::from_moves("a1 b1 a2 b2 a3 c3"),
-        Err(GameError::GameOver)
-    );
+    assert_eq!(TicTacToe::from_moves("a1 b1 a2 b2 a3 c3"), Err(GameError::GameOver));
     let full = TicTacToe::from_moves("b2 a1 c3 a3 a2 c2 b1 b3 c1").unwrap();
     assert_eq!(full.clone().try_play(0), Err(GameError::GameOver));
-    assert!(matches!(
-        TicTacToe::from_moves("b2 b2"),
-        Err(GameError::IllegalMove { .. })
-    ));
-    assert!(matches!(
-        "b2 a".parse::<TicTacToe>(),
-        Err(GameError::Parse { position: 3, .. })
-    ));
-    assert!(matches!(
-        "b2 a9".parse::<TicTacToe>(),
-        Err(GameError::Parse { position: 4, .. })
-    ));
-    assert!(matches!(
-        "b2 é1".parse::<TicTacToe>(),
-        Err(GameError::Parse { .. })
-    ));
+    assert!(matches!(TicTacToe::from_moves("b2 b2"), Err(GameError::IllegalMove { .. })));
+    assert!(matches!("b2 a".parse::<TicTacToe>(), Err(GameError::Parse { position: 3, .. })));
+    assert!(matches!("b2 a9".parse::<TicTacToe>(), Err(GameError::Parse { position: 4, .. })));
+    assert!(matches!("b2 é1".parse::<TicTacToe>(), Err(GameError::Parse { .. })));
 }
 
 #[test]
@@ -173,8 +144,5 @@ fn evaluator_is_antisymmetric_and_bounded() {
     assert!(TicTacToeEval::new([1.0, f64::NAN, 0.0]).is_err());
     assert!(TicTacToeEval::new([1.0, 1e9, 0.0]).is_err());
     let flat = TicTacToeEval::new([1.0, 1.0, 1.0]).unwrap();
-    assert_eq!(
-        flat.evaluate(&TicTacToe::from_moves("b2").unwrap()),
-        8.0 - 4.0
-    );
+    assert_eq!(flat.evaluate(&TicTacToe::from_moves("b2").unwrap()), 8.0 - 4.0);
 }

@@ -7,13 +7,11 @@ use search_core::arena::play_match;
 use search_core::backup::Minimax;
 use search_core::backup::rminimax::{CostModel, Rminimax, UtilityCosts};
 use search_core::policy::{
-    self, PathAnalysis, PolicyFamily, TIE_TOLERANCE, TreePolicy, boltzmann_agent,
-    epsilon_greedy_agent, paper, rminimax_agent,
+    self, PathAnalysis, PolicyFamily, TIE_TOLERANCE, TreePolicy, boltzmann_agent, epsilon_greedy_agent, paper,
+    rminimax_agent,
 };
 use search_core::search::{Limits, Options, Search, SearchResult};
-use search_core::tree::{
-    ChanceWeights, LeafModel, LiteralEval, LiteralTree, RandomTree, RandomTreeEval,
-};
+use search_core::tree::{ChanceWeights, LeafModel, LiteralEval, LiteralTree, RandomTree, RandomTreeEval};
 use search_core::{Game, GameError, Outcome, Player, Status, Turn, rng};
 
 // ---------------------------------------------------------------------------
@@ -23,24 +21,9 @@ use search_core::{Game, GameError, Outcome, Player, Status, Turn, rng};
 /// depth; every fourth has chance levels.
 fn random_tree(seed: u64, max_depth: u8, leaf_max: i32) -> RandomTree {
     let depth = 1 + (seed % u64::from(max_depth)) as u8;
-    let t = RandomTree::new(
-        seed,
-        2,
-        depth,
-        LeafModel::Uniform {
-            min: 0,
-            max: leaf_max,
-        },
-    )
-    .unwrap();
-    let t = t
-        .with_branching(1 + (seed % 2) as u8, 3 + (seed % 2) as u8)
-        .unwrap();
-    if seed % 4 == 3 {
-        t.with_chance(2, ChanceWeights::Random).unwrap()
-    } else {
-        t
-    }
+    let t = RandomTree::new(seed, 2, depth, LeafModel::Uniform { min: 0, max: leaf_max }).unwrap();
+    let t = t.with_branching(1 + (seed % 2) as u8, 3 + (seed % 2) as u8).unwrap();
+    if seed % 4 == 3 { t.with_chance(2, ChanceWeights::Random).unwrap() } else { t }
 }
 
 fn children<G: Game>(state: &G) -> Result<Vec<(f64, G)>, Outcome> {
@@ -96,10 +79,7 @@ fn naive_value(state: &RandomTree, theta: Option<f64>, c: TestCosts) -> f64 {
     let Ok(kids) = children(state) else {
         return 0.0;
     };
-    let xs: Vec<(f64, f64)> = kids
-        .iter()
-        .map(|(p, k)| (*p, c.arc(k) + naive_value(k, theta, c)))
-        .collect();
+    let xs: Vec<(f64, f64)> = kids.iter().map(|(p, k)| (*p, c.arc(k) + naive_value(k, theta, c))).collect();
     match state.turn() {
         Turn::Chance => xs.iter().map(|(p, x)| p * x).sum(),
         Turn::Player(Player::First) => match theta {
@@ -110,24 +90,13 @@ fn naive_value(state: &RandomTree, theta: Option<f64>, c: TestCosts) -> f64 {
     }
 }
 
-fn rminimax_run<C: CostModel>(
-    t: &RandomTree,
-    theta: f64,
-    costs: C,
-    limits: Limits,
-) -> SearchResult<u8> {
+fn rminimax_run<C: CostModel>(t: &RandomTree, theta: f64, costs: C, limits: Limits) -> SearchResult<u8> {
     let rule = Rminimax::with_costs(theta, costs).unwrap();
-    Search::new(rule, RandomTreeEval::default(), Options::full_width())
-        .limits(limits)
-        .run(t)
-        .unwrap()
+    Search::new(rule, RandomTreeEval::default(), Options::full_width()).limits(limits).run(t).unwrap()
 }
 
 fn minimax_run(t: &RandomTree, limits: Limits) -> SearchResult<u8> {
-    Search::new(Minimax, RandomTreeEval::default(), Options::full_width())
-        .limits(limits)
-        .run(t)
-        .unwrap()
+    Search::new(Minimax, RandomTreeEval::default(), Options::full_width()).limits(limits).run(t).unwrap()
 }
 
 fn sorted(mut v: Vec<u8>) -> Vec<u8> {
@@ -137,18 +106,8 @@ fn sorted(mut v: Vec<u8>) -> Vec<u8> {
 
 /// The moves whose score is within `tol` of the best.
 fn near_best(r: &SearchResult<u8>, tol: f64) -> Vec<u8> {
-    let best = r
-        .root_moves
-        .iter()
-        .map(|m| m.score)
-        .fold(f64::NEG_INFINITY, f64::max);
-    sorted(
-        r.root_moves
-            .iter()
-            .filter(|m| m.score >= best - tol)
-            .map(|m| m.mv)
-            .collect(),
-    )
+    let best = r.root_moves.iter().map(|m| m.score).fold(f64::NEG_INFINITY, f64::max);
+    sorted(r.root_moves.iter().filter(|m| m.score >= best - tol).map(|m| m.mv).collect())
 }
 
 // ---------------------------------------------------------------------------
@@ -162,10 +121,7 @@ fn infinite_theta_is_minimax_on_random_trees() {
         let t = random_tree(seed, 6, 3);
         // Complete trees: every path has the same number of interior arcs,
         // so V = (depth − 1)·1 + offset − minimax exactly.
-        let c = TestCosts {
-            interior: 1.0,
-            offset: 3.0,
-        };
+        let c = TestCosts { interior: 1.0, offset: 3.0 };
         let mm = minimax_run(&t, Limits::default());
         let rm = rminimax_run(&t, f64::INFINITY, c.model(), Limits::default());
         let shift = f64::from(t.depth() - 1) + c.offset;
@@ -176,11 +132,7 @@ fn infinite_theta_is_minimax_on_random_trees() {
             assert_eq!(near_best(&rm, 1e-9), near_best(&mm, 1e-9), "seed {seed}");
         } else {
             assert_eq!(-rm.value, shift - mm.value, "seed {seed}");
-            assert_eq!(
-                sorted(rm.best_moves.clone()),
-                sorted(mm.best_moves.clone()),
-                "seed {seed}"
-            );
+            assert_eq!(sorted(rm.best_moves.clone()), sorted(mm.best_moves.clone()), "seed {seed}");
             for (a, b) in rm.root_moves.iter().zip(&mm.root_moves) {
                 assert_eq!(a.mv, b.mv);
                 assert_eq!(a.score, b.score - shift, "seed {seed}");
@@ -191,14 +143,8 @@ fn infinite_theta_is_minimax_on_random_trees() {
         // (distinct minimax values differ by more than 10⁻³ here, soft values
         // by less than 10⁻⁵ from them).
         let big = rminimax_run(&t, 1e6, c.model(), Limits::default());
-        assert!(
-            (-big.value - (shift - mm.value)).abs() < 1e-4,
-            "seed {seed}"
-        );
-        assert!(
-            -big.value <= shift - mm.value + 1e-9,
-            "soft ≤ hard, seed {seed}"
-        );
+        assert!((-big.value - (shift - mm.value)).abs() < 1e-4, "seed {seed}");
+        assert!(-big.value <= shift - mm.value + 1e-9, "soft ≤ hard, seed {seed}");
         assert_eq!(near_best(&big, 1e-4), near_best(&mm, 1e-9), "seed {seed}");
     }
     assert!(ties >= 40, "the trees must exercise ties ({ties})");
@@ -210,23 +156,12 @@ fn infinite_theta_is_minimax_at_a_depth_limit() {
     // Horizon nodes cost offset − h with h their static value.
     for seed in 0..100u64 {
         let t = RandomTree::new(seed, 3, 6, LeafModel::Uniform { min: 0, max: 5 }).unwrap();
-        let c = TestCosts {
-            interior: 1.0,
-            offset: 5.0,
-        };
+        let c = TestCosts { interior: 1.0, offset: 5.0 };
         for depth in [1, 2, 3] {
             let mm = minimax_run(&t, Limits::depth(depth));
             let rm = rminimax_run(&t, f64::INFINITY, c.model(), Limits::depth(depth));
-            assert_eq!(
-                -rm.value,
-                f64::from(depth - 1) + 5.0 - mm.value,
-                "seed {seed} depth {depth}"
-            );
-            assert_eq!(
-                sorted(rm.best_moves),
-                sorted(mm.best_moves),
-                "seed {seed} depth {depth}"
-            );
+            assert_eq!(-rm.value, f64::from(depth - 1) + 5.0 - mm.value, "seed {seed} depth {depth}");
+            assert_eq!(sorted(rm.best_moves), sorted(mm.best_moves), "seed {seed} depth {depth}");
         }
     }
 }
@@ -239,10 +174,7 @@ fn log_domain_equals_naive_product_form() {
     let mut compared = 0;
     for seed in 0..120u64 {
         let t = random_tree(seed, 5, 9);
-        let c = TestCosts {
-            interior: 1.0,
-            offset: 9.0,
-        };
+        let c = TestCosts { interior: 1.0, offset: 9.0 };
         for theta in [0.05, 0.5, 2.0, 7.0] {
             let naive = naive_value(&t, Some(theta), c);
             if !naive.is_finite() {
@@ -250,10 +182,7 @@ fn log_domain_equals_naive_product_form() {
             }
             let rm = rminimax_run(&t, theta, c.model(), Limits::default());
             let v = -rm.value;
-            assert!(
-                (v - naive).abs() <= 1e-9 * naive.abs().max(1.0),
-                "seed {seed} θ {theta}: {v} vs {naive}"
-            );
+            assert!((v - naive).abs() <= 1e-9 * naive.abs().max(1.0), "seed {seed} θ {theta}: {v} vs {naive}");
             compared += 1;
         }
     }
@@ -263,20 +192,8 @@ fn log_domain_equals_naive_product_form() {
 #[test]
 fn extreme_theta_and_costs_stay_finite() {
     for seed in 0..40u64 {
-        let t = RandomTree::new(
-            seed,
-            3,
-            5,
-            LeafModel::Uniform {
-                min: 0,
-                max: 1_000_000,
-            },
-        )
-        .unwrap();
-        let c = TestCosts {
-            interior: 1.0,
-            offset: 1e6,
-        };
+        let t = RandomTree::new(seed, 3, 5, LeafModel::Uniform { min: 0, max: 1_000_000 }).unwrap();
+        let c = TestCosts { interior: 1.0, offset: 1e6 };
         let hard = naive_value(&t, None, c);
         for theta in [1e-6, 1e6] {
             let r = rminimax_run(&t, theta, c.model(), Limits::default());
@@ -291,10 +208,7 @@ fn extreme_theta_and_costs_stay_finite() {
             let rule = Rminimax::with_costs(theta, c.model()).unwrap();
             let p = rule.transition_probabilities(&r).unwrap();
             assert!(p.iter().all(|x| x.is_finite() && *x >= 0.0));
-            assert!(
-                (p.iter().sum::<f64>() - 1.0).abs() < 1e-9,
-                "seed {seed} θ {theta}: {p:?}"
-            );
+            assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9, "seed {seed} θ {theta}: {p:?}");
             let s = PathAnalysis::new(t, RandomTreeEval::default(), c.model())
                 .stats(TreePolicy::Rminimax { theta })
                 .unwrap();
@@ -321,33 +235,19 @@ fn for_each_ai_node(t: &RandomTree, f: &mut impl FnMut(&RandomTree)) {
 
 #[test]
 fn policy_sums_to_one_at_every_ai_node() {
-    let c = TestCosts {
-        interior: 1.0,
-        offset: 4.0,
-    };
+    let c = TestCosts { interior: 1.0, offset: 4.0 };
     let mut nodes = 0;
     for seed in 0..30u64 {
         let t = random_tree(seed, 5, 4);
         for theta in [0.01, 1.0, 50.0, f64::INFINITY] {
             let rule = Rminimax::with_costs(theta, c.model()).unwrap();
-            let mut agent = rminimax_agent(
-                theta,
-                c.model(),
-                RandomTreeEval::default(),
-                Limits::default(),
-            )
-            .unwrap();
+            let mut agent = rminimax_agent(theta, c.model(), RandomTreeEval::default(), Limits::default()).unwrap();
             for_each_ai_node(&t, &mut |node| {
-                let r = Search::new(rule, RandomTreeEval::default(), Options::full_width())
-                    .run(node)
-                    .unwrap();
+                let r = Search::new(rule, RandomTreeEval::default(), Options::full_width()).run(node).unwrap();
                 // Eq. (10), not renormalised.
                 let p = rule.transition_probabilities(&r).unwrap();
                 assert!(p.iter().all(|&x| (0.0..=1.0 + 1e-12).contains(&x)));
-                assert!(
-                    (p.iter().sum::<f64>() - 1.0).abs() < 1e-12,
-                    "θ {theta}: {p:?}"
-                );
+                assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12, "θ {theta}: {p:?}");
                 // The agent's distribution is the same policy.
                 let d = agent.distribution(node).unwrap();
                 for ((mv, q), (m, pi)) in d.iter().zip(r.root_moves.iter().zip(&p)) {
@@ -363,24 +263,17 @@ fn policy_sums_to_one_at_every_ai_node() {
 
 #[test]
 fn other_agents_sum_to_one_and_follow_the_footnote() {
-    let t: LiteralTree = paper::figure_tree([1.0, 2.0, 98.0, 99.0, 100.0])
-        .parse()
-        .unwrap();
-    let mut eg =
-        epsilon_greedy_agent(0.7, UtilityCosts::default(), LiteralEval, Limits::default()).unwrap();
+    let t: LiteralTree = paper::figure_tree([1.0, 2.0, 98.0, 99.0, 100.0]).parse().unwrap();
+    let mut eg = epsilon_greedy_agent(0.7, UtilityCosts::default(), LiteralEval, Limits::default()).unwrap();
     let d: Vec<f64> = eg.distribution(&t).unwrap().iter().map(|x| x.1).collect();
     // Costs 1, 3, 3, 101: one optimal move gets ε, three others share 1 − ε.
     let expected = [0.7, 0.1, 0.1, 0.1];
     for (a, b) in d.iter().zip(expected) {
         assert!((a - b).abs() < 1e-12, "{d:?}");
     }
-    let mut bz =
-        boltzmann_agent(0.5, UtilityCosts::default(), LiteralEval, Limits::default()).unwrap();
+    let mut bz = boltzmann_agent(0.5, UtilityCosts::default(), LiteralEval, Limits::default()).unwrap();
     let d: Vec<f64> = bz.distribution(&t).unwrap().iter().map(|x| x.1).collect();
-    let w: Vec<f64> = [1.0f64, 3.0, 3.0, 101.0]
-        .iter()
-        .map(|x| (-0.5 * x).exp())
-        .collect();
+    let w: Vec<f64> = [1.0f64, 3.0, 3.0, 101.0].iter().map(|x| (-0.5 * x).exp()).collect();
     let z: f64 = w.iter().sum();
     for (a, b) in d.iter().zip(&w) {
         assert!((a - b / z).abs() < 1e-12);
@@ -389,11 +282,8 @@ fn other_agents_sum_to_one_and_follow_the_footnote() {
 
 #[test]
 fn sampling_follows_the_policy_and_is_seeded() {
-    let t: LiteralTree = paper::figure_tree([1.0, 2.0, 3.0, 4.0, 5.0])
-        .parse()
-        .unwrap();
-    let mut ai =
-        rminimax_agent(0.7, UtilityCosts::default(), LiteralEval, Limits::default()).unwrap();
+    let t: LiteralTree = paper::figure_tree([1.0, 2.0, 3.0, 4.0, 5.0]).parse().unwrap();
+    let mut ai = rminimax_agent(0.7, UtilityCosts::default(), LiteralEval, Limits::default()).unwrap();
     let p: Vec<f64> = ai.distribution(&t).unwrap().iter().map(|x| x.1).collect();
     let mut counts = [0usize; 4];
     let mut r = rng::seeded(11);
@@ -403,29 +293,19 @@ fn sampling_follows_the_policy_and_is_seeded() {
     }
     for (c, pi) in counts.iter().zip(&p) {
         let sd = (pi * (1.0 - pi) / n as f64).sqrt();
-        assert!(
-            (*c as f64 / n as f64 - pi).abs() < 5.0 * sd + 1e-9,
-            "{counts:?} vs {p:?}"
-        );
+        assert!((*c as f64 / n as f64 - pi).abs() < 5.0 * sd + 1e-9, "{counts:?} vs {p:?}");
     }
     // Both players randomized, each with its own θ; the seed fixes the game.
     let g = RandomTree::new(5, 3, 6, LeafModel::Uniform { min: -3, max: 3 }).unwrap();
-    let costs = search_core::backup::rminimax::OutcomeCosts::default()
-        .with_horizon_range(3.0)
-        .unwrap();
+    let costs = search_core::backup::rminimax::OutcomeCosts::default().with_horizon_range(3.0).unwrap();
     let mut a = rminimax_agent(0.3, costs, RandomTreeEval::default(), Limits::default()).unwrap();
     let mut b = rminimax_agent(5.0, costs, RandomTreeEval::default(), Limits::default()).unwrap();
     let m1 = play_match(&g, &mut a, &mut b, 99, None).unwrap();
     let m2 = play_match(&g, &mut a, &mut b, 99, None).unwrap();
     assert_eq!(m1, m2);
     assert_eq!(m1.moves.len(), 6);
-    let games: Vec<_> = (0..20)
-        .map(|s| play_match(&g, &mut a, &mut b, s, None).unwrap().moves)
-        .collect();
-    assert!(
-        games.iter().any(|m| m != &games[0]),
-        "a randomized player must vary"
-    );
+    let games: Vec<_> = (0..20).map(|s| play_match(&g, &mut a, &mut b, s, None).unwrap().moves).collect();
+    assert!(games.iter().any(|m| m != &games[0]), "a randomized player must vary");
 }
 
 // ---------------------------------------------------------------------------
@@ -452,10 +332,7 @@ fn test_local(policy: TreePolicy, xs: &[f64], v: f64) -> Vec<f64> {
                 })
                 .collect()
         }
-        TreePolicy::Greedy => xs
-            .iter()
-            .map(|&x| if x == best { 1.0 / n } else { 0.0 })
-            .collect(),
+        TreePolicy::Greedy => xs.iter().map(|&x| if x == best { 1.0 / n } else { 0.0 }).collect(),
     }
 }
 
@@ -475,10 +352,7 @@ fn enumerate(
         TreePolicy::Rminimax { theta } => Some(theta),
         _ => None,
     };
-    let xs: Vec<f64> = kids
-        .iter()
-        .map(|(_, k)| c.arc(k) + naive_value(k, theta, c))
-        .collect();
+    let xs: Vec<f64> = kids.iter().map(|(_, k)| c.arc(k) + naive_value(k, theta, c)).collect();
     let (p, lp, cost) = acc;
     match state.turn() {
         Turn::Chance => {
@@ -520,10 +394,7 @@ fn entropy_and_cost_match_path_enumeration() {
     let mut checked = 0;
     for seed in 0..60u64 {
         let t = random_tree(seed, 5, 4);
-        let c = TestCosts {
-            interior: 1.0,
-            offset: 4.0,
-        };
+        let c = TestCosts { interior: 1.0, offset: 4.0 };
         let a = PathAnalysis::new(t, RandomTreeEval::default(), c.model());
         let no_chance = seed % 4 != 3;
         for policy in policies {
@@ -531,32 +402,17 @@ fn entropy_and_cost_match_path_enumeration() {
             let mut paths = Vec::new();
             enumerate(&t, policy, c, (1.0, 0.0, 0.0), &mut paths);
             let total: f64 = paths.iter().map(|p| p.0).sum();
-            assert!(
-                (total - 1.0).abs() < 1e-9,
-                "path probabilities sum to {total}"
-            );
+            assert!((total - 1.0).abs() < 1e-9, "path probabilities sum to {total}");
             let h: f64 = -paths.iter().map(|p| p.0 * p.1).sum::<f64>();
             let e: f64 = paths.iter().map(|p| p.0 * p.2).sum();
-            assert!(
-                (s.entropy - h).abs() < 1e-9,
-                "seed {seed} {policy:?}: H {} vs {h}",
-                s.entropy
-            );
-            assert!(
-                (s.expected_cost - e).abs() < 1e-9,
-                "seed {seed} {policy:?}: E {} vs {e}",
-                s.expected_cost
-            );
+            assert!((s.entropy - h).abs() < 1e-9, "seed {seed} {policy:?}: H {} vs {h}", s.entropy);
+            assert!((s.expected_cost - e).abs() < 1e-9, "seed {seed} {policy:?}: E {} vs {e}", s.expected_cost);
             if no_chance {
                 // Without chance nodes H is the Shannon entropy of the paths.
                 let shannon: f64 = -paths.iter().map(|p| p.0 * p.0.ln()).sum::<f64>();
                 assert!((s.entropy - shannon).abs() < 1e-9);
             }
-            let theta = if let TreePolicy::Rminimax { theta } = policy {
-                Some(theta)
-            } else {
-                None
-            };
+            let theta = if let TreePolicy::Rminimax { theta } = policy { Some(theta) } else { None };
             assert!((s.cost_to_go - naive_value(&t, theta, c)).abs() < 1e-9);
             checked += 1;
         }
@@ -572,10 +428,7 @@ fn table1_closest_natural_tree() {
     let rows = paper::table1().unwrap();
     for (ours, printed) in rows.iter().zip(paper::TABLE1_PAPER) {
         assert_eq!(ours.theta, printed.theta);
-        assert!(
-            (ours.p12 - printed.p12).abs() < 0.01,
-            "{ours:?} vs {printed:?}"
-        );
+        assert!((ours.p12 - printed.p12).abs() < 0.01, "{ours:?} vs {printed:?}");
         assert!((ours.p12 + ours.p13 - 1.0).abs() < 1e-12);
         // On this tree the two root moves cost 2 − ln2/θ and 4 − ln2/θ.
         assert!((ours.p12 - 1.0 / (1.0 + (-2.0 * ours.theta).exp())).abs() < 1e-12);
@@ -605,28 +458,14 @@ fn check_table(
             // The paper's anomaly: its printed E[C] is at ε = 0.71870625.
             let (h, e) = paper::anomaly_expected_cost(analysis).unwrap();
             // 0.90320 (seed-notes.md prints 0.9033).
-            assert!(
-                (h - 0.9032).abs() < 5e-5,
-                "{name}: H at the paper's ε̂ is {h}"
-            );
-            assert!(
-                (h - 0.9).abs() > policy::PAPER_TOLERANCE,
-                "it is outside the bisection's tolerance"
-            );
+            assert!((h - 0.9032).abs() < 5e-5, "{name}: H at the paper's ε̂ is {h}");
+            assert!((h - 0.9).abs() > policy::PAPER_TOLERANCE, "it is outside the bisection's tolerance");
             devs.push(("E[C] ε-greedy at the paper's ε̂", e, p.cost_epsilon_greedy));
         } else {
-            devs.push((
-                "E[C] ε-greedy",
-                ours.cost_epsilon_greedy,
-                p.cost_epsilon_greedy,
-            ));
+            devs.push(("E[C] ε-greedy", ours.cost_epsilon_greedy, p.cost_epsilon_greedy));
         }
         for (what, x, y) in devs {
-            assert!(
-                (x - y).abs() < 0.005,
-                "{name} H={}: {what} {x} vs printed {y}",
-                p.entropy
-            );
+            assert!((x - y).abs() < 0.005, "{name} H={}: {what} {x} vs printed {y}", p.entropy);
             max_dev = max_dev.max((x - y).abs());
             if !(p.entropy == 0.9 && what == "ε̂") {
                 max_regular = max_regular.max((x - y).abs());
@@ -636,44 +475,20 @@ fn check_table(
         }
         // The returned parameters meet the paper's stopping rule.
         let a = analysis;
-        assert!(
-            (a.entropy(TreePolicy::Rminimax { theta: ours.theta })
-                .unwrap()
-                - p.entropy)
-                .abs()
-                < 0.001
-        );
-        assert!(
-            (a.entropy(TreePolicy::EpsilonGreedy {
-                epsilon: ours.epsilon
-            })
-            .unwrap()
-                - p.entropy)
-                .abs()
-                < 0.001
-        );
+        assert!((a.entropy(TreePolicy::Rminimax { theta: ours.theta }).unwrap() - p.entropy).abs() < 0.001);
+        assert!((a.entropy(TreePolicy::EpsilonGreedy { epsilon: ours.epsilon }).unwrap() - p.entropy).abs() < 0.001);
         // Rminimax beats ε-greedy at equal entropy, as the paper reports.
         assert!(ours.cost_rminimax < ours.cost_epsilon_greedy);
     }
     // The exact root finder lands within 0.005 of the printed parameters and
     // hits the entropy to 1e-9.
     for (ours, p) in paper::table_exact(analysis).unwrap().iter().zip(printed) {
-        assert!(
-            (ours.theta - p.theta).abs() < 0.005,
-            "{name} exact θ {ours:?}"
-        );
-        assert!(
-            (ours.epsilon - p.epsilon).abs() < 0.005,
-            "{name} exact ε {ours:?}"
-        );
-        let h = analysis
-            .entropy(TreePolicy::Rminimax { theta: ours.theta })
-            .unwrap();
+        assert!((ours.theta - p.theta).abs() < 0.005, "{name} exact θ {ours:?}");
+        assert!((ours.epsilon - p.epsilon).abs() < 0.005, "{name} exact ε {ours:?}");
+        let h = analysis.entropy(TreePolicy::Rminimax { theta: ours.theta }).unwrap();
         assert!((h - p.entropy).abs() < 1e-9);
     }
-    println!(
-        "{name}: max |ours − printed| = {max_dev:.2e}; without the anomalous ε̂ = {max_regular:.2e}"
-    );
+    println!("{name}: max |ours − printed| = {max_dev:.2e}; without the anomalous ε̂ = {max_regular:.2e}");
     // Every other printed value is reproduced to its printed 4 decimals.
     assert!(max_regular < 1e-4, "{name}: {max_regular}");
     max_dev
@@ -681,21 +496,13 @@ fn check_table(
 
 #[test]
 fn table2_reproduced() {
-    let dev = check_table(
-        &paper::table2_analysis().unwrap(),
-        &paper::TABLE2_PAPER,
-        "Table II",
-    );
+    let dev = check_table(&paper::table2_analysis().unwrap(), &paper::TABLE2_PAPER, "Table II");
     assert!(dev < 0.005);
 }
 
 #[test]
 fn table3_reproduced() {
-    let dev = check_table(
-        &paper::table3_analysis().unwrap(),
-        &paper::TABLE3_PAPER,
-        "Table III",
-    );
+    let dev = check_table(&paper::table3_analysis().unwrap(), &paper::TABLE3_PAPER, "Table III");
     assert!(dev < 0.005);
 }
 
@@ -726,65 +533,36 @@ fn bad_parameters_are_typed_errors() {
     for theta in [0.0, -0.5, f64::NAN, f64::NEG_INFINITY] {
         assert_eq!(Rminimax::new(theta).unwrap_err().name, "theta");
         assert!(
-            rminimax_agent::<LiteralTree, _, _>(
-                theta,
-                UtilityCosts::default(),
-                LiteralEval,
-                Limits::default()
-            )
-            .is_err()
+            rminimax_agent::<LiteralTree, _, _>(theta, UtilityCosts::default(), LiteralEval, Limits::default())
+                .is_err()
         );
         assert!(
-            boltzmann_agent::<LiteralTree, _, _>(
-                theta,
-                UtilityCosts::default(),
-                LiteralEval,
-                Limits::default()
-            )
-            .is_err()
+            boltzmann_agent::<LiteralTree, _, _>(theta, UtilityCosts::default(), LiteralEval, Limits::default())
+                .is_err()
         );
         let a = paper::table3_analysis().unwrap();
-        assert!(is_param(
-            &a.stats(TreePolicy::Rminimax { theta }).unwrap_err(),
-            "theta"
-        ));
+        assert!(is_param(&a.stats(TreePolicy::Rminimax { theta }).unwrap_err(), "theta"));
     }
     for eps in [-0.1, 1.1, f64::NAN] {
         let a = paper::table3_analysis().unwrap();
-        assert!(is_param(
-            &a.stats(TreePolicy::EpsilonGreedy { epsilon: eps })
-                .unwrap_err(),
-            "epsilon"
-        ));
+        assert!(is_param(&a.stats(TreePolicy::EpsilonGreedy { epsilon: eps }).unwrap_err(), "epsilon"));
         assert!(
-            epsilon_greedy_agent::<LiteralTree, _, _>(
-                eps,
-                UtilityCosts::default(),
-                LiteralEval,
-                Limits::default()
-            )
-            .is_err()
+            epsilon_greedy_agent::<LiteralTree, _, _>(eps, UtilityCosts::default(), LiteralEval, Limits::default())
+                .is_err()
         );
     }
     // Negative leaf costs (utilities below zero) and negative arc costs.
     let neg: LiteralTree = "min(1, max(-2, 0))".parse().unwrap();
     let a = PathAnalysis::new(neg.clone(), LiteralEval, UtilityCosts::default());
-    assert!(is_param(
-        &a.stats(TreePolicy::Rminimax { theta: 1.0 }).unwrap_err(),
-        "costs"
-    ));
+    assert!(is_param(&a.stats(TreePolicy::Rminimax { theta: 1.0 }).unwrap_err(), "costs"));
     assert!(is_param(&a.stats(TreePolicy::Greedy).unwrap_err(), "costs"));
-    let mut agent =
-        rminimax_agent(1.0, UtilityCosts::default(), LiteralEval, Limits::default()).unwrap();
+    let mut agent = rminimax_agent(1.0, UtilityCosts::default(), LiteralEval, Limits::default()).unwrap();
     assert!(is_param(&agent.distribution(&neg).unwrap_err(), "costs"));
     let mut r = rng::seeded(1);
     assert!(search_core::Agent::choose(&mut agent, &neg, &mut r).is_err());
     let deep: LiteralTree = "max(min(max(1)), 2)".parse().unwrap();
     let b = PathAnalysis::new(deep.clone(), LiteralEval, Negative);
-    assert!(is_param(
-        &b.stats(TreePolicy::Rminimax { theta: 1.0 }).unwrap_err(),
-        "costs"
-    ));
+    assert!(is_param(&b.stats(TreePolicy::Rminimax { theta: 1.0 }).unwrap_err(), "costs"));
     let mut agent = rminimax_agent(1.0, Negative, LiteralEval, Limits::default()).unwrap();
     assert!(is_param(&agent.distribution(&deep).unwrap_err(), "costs"));
     // Cost-model parameters.
@@ -793,21 +571,12 @@ fn bad_parameters_are_typed_errors() {
     let a = paper::table3_analysis().unwrap();
     assert!(a.solve_paper(PolicyFamily::Rminimax, 5.0).is_err());
     assert!(a.solve_paper(PolicyFamily::Rminimax, f64::NAN).is_err());
-    assert!(
-        a.solve_exact(PolicyFamily::Rminimax, 0.5, 3.0, 1.0)
-            .is_err()
-    );
-    assert!(
-        a.solve_exact(PolicyFamily::Rminimax, 5.0, 0.001, 10.0)
-            .is_err()
-    );
+    assert!(a.solve_exact(PolicyFamily::Rminimax, 0.5, 3.0, 1.0).is_err());
+    assert!(a.solve_exact(PolicyFamily::Rminimax, 5.0, 0.001, 10.0).is_err());
     // A finished game.
     let leaf: LiteralTree = "3".parse().unwrap();
     let a = PathAnalysis::new(leaf, LiteralEval, UtilityCosts::default());
-    assert_eq!(
-        a.stats(TreePolicy::Greedy).unwrap_err(),
-        GameError::GameOver
-    );
+    assert_eq!(a.stats(TreePolicy::Greedy).unwrap_err(), GameError::GameOver);
 }
 
 // ---------------------------------------------------------------------------
@@ -835,44 +604,23 @@ fn cost_per_node_relative_to_minimax() {
         ),
         (
             "tic-tac-toe-sized: b=2..6 d=9, leaves -1..=1",
-            RandomTree::new(7, 4, 9, LeafModel::Uniform { min: -1, max: 1 })
-                .unwrap()
-                .with_branching(2, 6)
-                .unwrap(),
+            RandomTree::new(7, 4, 9, LeafModel::Uniform { min: -1, max: 1 }).unwrap().with_branching(2, 6).unwrap(),
         ),
     ];
     for (name, t) in trees {
         let eval = RandomTreeEval::default();
-        let mm = time_per_node(|| {
-            Search::new(Minimax, eval, Options::full_width())
-                .run(&t)
-                .unwrap()
-                .stats
-                .nodes
-        });
+        let mm = time_per_node(|| Search::new(Minimax, eval, Options::full_width()).run(&t).unwrap().stats.nodes);
         let costs = UtilityCosts::new(1.0, 50.0).unwrap();
         let rm = time_per_node(|| {
             let rule = Rminimax::with_costs(0.5, costs).unwrap();
-            Search::new(rule, eval, Options::full_width())
-                .run(&t)
-                .unwrap()
-                .stats
-                .nodes
+            Search::new(rule, eval, Options::full_width()).run(&t).unwrap().stats.nodes
         });
         let hard = time_per_node(|| {
             let rule = Rminimax::with_costs(f64::INFINITY, costs).unwrap();
-            Search::new(rule, eval, Options::full_width())
-                .run(&t)
-                .unwrap()
-                .stats
-                .nodes
+            Search::new(rule, eval, Options::full_width()).run(&t).unwrap().stats.nodes
         });
         let pa = PathAnalysis::new(t, eval, costs);
-        let nodes = Search::new(Minimax, eval, Options::full_width())
-            .run(&t)
-            .unwrap()
-            .stats
-            .nodes;
+        let nodes = Search::new(Minimax, eval, Options::full_width()).run(&t).unwrap().stats.nodes;
         let path = time_per_node(|| {
             pa.stats(TreePolicy::Rminimax { theta: 0.5 }).unwrap();
             nodes

@@ -417,6 +417,18 @@ mod tests {
     }
 
     #[test]
+    fn cell_ids_and_files_are_unique() {
+        for e in experiments::all() {
+            for scale in [Scale::Quick, Scale::Default, Scale::Full] {
+                let cells = e.cells(scale);
+                let files: std::collections::BTreeSet<PathBuf> =
+                    cells.iter().map(|c| cell_path(Path::new("out"), e.name(), c)).collect();
+                assert_eq!(files.len(), cells.len(), "{} at {scale:?}: duplicate cells", e.name());
+            }
+        }
+    }
+
+    #[test]
     fn cell_seeds_depend_on_the_cell_not_the_schedule() {
         assert_eq!(cell_seed(1, "a", "b"), cell_seed(1, "a", "b"));
         assert_ne!(cell_seed(1, "a", "b"), cell_seed(1, "a", "c"));

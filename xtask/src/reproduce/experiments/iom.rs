@@ -264,8 +264,8 @@ impl MatchGame {
         // is not run even at full scale.
         match (self, scale) {
             (_, Scale::Quick) => (vec![1, 2], vec![1, 2], 4, 2),
-            (MatchGame::Gobang, Scale::Default) => (vec![1, 2, 3], vec![1, 2], 100, 10),
-            (MatchGame::Chess, Scale::Default) => (vec![1, 2, 3, 4], vec![1, 2, 3], 100, 10),
+            (MatchGame::Gobang, Scale::Default) => (vec![1, 2, 3], vec![1, 2], 300, 10),
+            (MatchGame::Chess, Scale::Default) => (vec![1, 2, 3, 4], vec![1, 2, 3], 300, 10),
             (MatchGame::Gobang, Scale::Full) => (vec![1, 2, 3, 4], vec![1, 2, 3], 500, 10),
             (MatchGame::Chess, Scale::Full) => (vec![1, 2, 3, 4, 5], vec![1, 2, 3, 4], 500, 10),
         }
