@@ -6,7 +6,8 @@ use std::process::Command;
 use std::time::Duration;
 
 /// Experiments cheap enough to run several times in a test.
-const EXPERIMENTS: &[&str] = &["rminimax-table2", "rminimax-fig2-tictactoe", "reibman-fig1", "iom-fig4-error", "lecture-alphabeta"];
+const EXPERIMENTS: &[&str] =
+    &["rminimax-table2", "rminimax-fig2-tictactoe", "reibman-fig1", "iom-fig4-error", "lecture-alphabeta"];
 
 fn xtask(args: &[&str]) {
     let status = Command::new(env!("CARGO_BIN_EXE_xtask")).arg("reproduce").args(args).status().expect("xtask runs");

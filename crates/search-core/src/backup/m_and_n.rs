@@ -152,9 +152,7 @@ impl<G: Game, B: Bonus> Backup<G> for MAndN<B> {
 
     #[inline]
     fn leaf(&self, _node: &NodeInfo<'_, G>, leaf: Leaf) -> f64 {
-        match leaf {
-            Leaf::Terminal { value, .. } | Leaf::Horizon { value } => value,
-        }
+        leaf.value()
     }
 
     fn open(&self, _node: &NodeInfo<'_, G>) -> Children {

@@ -33,9 +33,7 @@ impl<G: Game> Backup<G> for Minimax {
 
     #[inline]
     fn leaf(&self, _node: &NodeInfo<'_, G>, leaf: Leaf) -> f64 {
-        match leaf {
-            Leaf::Terminal { value, .. } | Leaf::Horizon { value } => value,
-        }
+        leaf.value()
     }
 
     #[inline]

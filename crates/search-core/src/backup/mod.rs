@@ -174,6 +174,21 @@ pub enum Leaf {
     },
 }
 
+impl Leaf {
+    /// The leaf's value from the node's point of view (terminal or static).
+    ///
+    /// ```
+    /// use search_core::backup::Leaf;
+    /// assert_eq!(Leaf::Horizon { value: 2.5 }.value(), 2.5);
+    /// ```
+    #[inline]
+    pub fn value(self) -> f64 {
+        match self {
+            Leaf::Terminal { value, .. } | Leaf::Horizon { value } => value,
+        }
+    }
+}
+
 /// A backup rule. See the [module documentation](self).
 ///
 /// ```
@@ -188,7 +203,7 @@ pub enum Leaf {
 ///     type Acc = (f64, usize);
 ///     fn pruning(&self) -> Pruning { Pruning::None }
 ///     fn leaf(&self, _: &NodeInfo<'_, G>, leaf: Leaf) -> f64 {
-///         match leaf { Leaf::Terminal { value, .. } | Leaf::Horizon { value } => value }
+///         leaf.value()
 ///     }
 ///     fn open(&self, _: &NodeInfo<'_, G>) -> (f64, usize) { (0.0, 0) }
 ///     fn add(&self, _: &NodeInfo<'_, G>, acc: &mut (f64, usize), c: &ChildInfo, v: f64) {

@@ -131,9 +131,7 @@ impl<G: Game> Backup<G> for Predictive {
 
     #[inline]
     fn leaf(&self, _node: &NodeInfo<'_, G>, leaf: Leaf) -> f64 {
-        match leaf {
-            Leaf::Terminal { value, .. } | Leaf::Horizon { value } => value,
-        }
+        leaf.value()
     }
 
     fn open(&self, _node: &NodeInfo<'_, G>) -> Children {
