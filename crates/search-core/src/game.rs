@@ -236,8 +236,9 @@ pub trait Game: Clone {
     /// `Some(Status::Over(..))` for a finished game, `Some(Status::Ongoing)`
     /// for one that goes on (then [`generate`](Game::generate) must write at
     /// least one move), or `None` (the default) if finding out needs the
-    /// moves (chess: checkmate). Searches ask at the horizon, where they
-    /// need no moves, and skip move generation when the answer is known.
+    /// moves (chess: checkmate). When the answer is known, searches generate
+    /// no moves at the horizon, and at an interior node only after a
+    /// transposition-table cutoff has been ruled out.
     #[inline]
     fn quick_status(&self) -> Option<Status> {
         None

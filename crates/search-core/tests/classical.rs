@@ -89,6 +89,32 @@ fn full_width_minimax_equals_the_reference_with_every_root_move() {
     }
 }
 
+/// The principal variation starts with the best move, is legal, and every
+/// position along it has the root's value; if `complete`, it reaches the
+/// horizon or the end of the game (else a table hit may end it early).
+fn assert_principal_variation<G: Game>(
+    root: &G,
+    depth: u32,
+    eval: &impl Evaluator<G>,
+    value: f64,
+    pv: &[G::Move],
+    best: G::Move,
+    complete: bool,
+) {
+    assert_eq!(pv.first(), Some(&best), "the principal variation starts with the best move");
+    assert!(pv.len() <= depth as usize);
+    let sign = root.turn().player().unwrap_or(Player::First).sign();
+    let mut state = root.clone();
+    for (k, &mv) in pv.iter().enumerate() {
+        state.try_play(mv).expect("the principal variation is legal");
+        let remaining = depth - 1 - k as u32;
+        assert_eq!(sign * reference(&state, remaining, eval), value, "position {} of the principal variation", k + 1);
+    }
+    if complete && pv.len() < depth as usize {
+        assert!(matches!(state.generate(&mut Vec::new()), Status::Over(_)), "the principal variation stops early");
+    }
+}
+
 #[test]
 fn alpha_beta_equals_minimax_for_every_combination_of_enhancements() {
     let mut total_nodes = [0u64; 64];
@@ -117,6 +143,8 @@ fn alpha_beta_equals_minimax_for_every_combination_of_enhancements() {
             let best = r.best.unwrap();
             let chosen = expected.iter().find(|e| e.0 == best).unwrap().1;
             assert_eq!(chosen, value, "tree {i}, combination {combo:06b}: move {best} is not a best move");
+            // Without a table nothing cuts a principal variation short.
+            assert_principal_variation(&t, depth, &eval, r.value, &r.pv, best, !bit(0));
             total_nodes[combo as usize] += r.stats.nodes;
         }
     }

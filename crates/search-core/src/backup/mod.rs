@@ -98,6 +98,9 @@ impl Affine {
     /// ```
     #[inline]
     pub fn invert(self, window: Window) -> Window {
+        if self == Affine::NEGAMAX {
+            return window;
+        }
         let mut alpha = (window.alpha - self.a) / self.k;
         while self.apply(alpha) > window.alpha {
             alpha = alpha.next_down();

@@ -11,6 +11,7 @@ use crate::backup::{Affine, Backup, ChildInfo, Leaf, NodeInfo, Pruning};
 use crate::eval::{Evaluator, MAX_PLY};
 use crate::game::{Game, Outcome, Player, Status, Turn};
 use crate::rng;
+use crate::search::ordering::TT_MOVE_KEY;
 use crate::search::window::{Bound, Window};
 use crate::search::{Options, RootMove, Search, SearchResult, Star, Stats, TtDepth};
 
@@ -72,6 +73,8 @@ pub(crate) struct Core<'s, G: Game, E: Evaluator<G>, R: Backup<G>> {
     /// the transposition table.
     ply_adjusted: bool,
     bounds: Option<(f64, f64)>,
+    /// The node limit, `u64::MAX` if none.
+    node_limit: u64,
 }
 
 impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
@@ -86,6 +89,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         let ply_adjusted = win(0) != win(1);
         let bounds = s.eval.bounds();
         let plies = take(&mut s.scratch);
+        let node_limit = s.limits.nodes.unwrap_or(u64::MAX);
         s.ordering.set_heuristics(prunes && opts.killers, prunes && opts.history);
         Core {
             rng: rng::seeded(opts.seed),
@@ -104,6 +108,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
             win_threshold,
             ply_adjusted,
             bounds,
+            node_limit,
         }
     }
 
@@ -229,11 +234,11 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
     }
 
     fn poll_limits(&mut self) {
-        let limits = &self.s.limits;
-        if limits.nodes.is_some_and(|n| self.stats.nodes >= n) {
+        if self.stats.nodes >= self.node_limit {
             self.aborted = true;
         }
         if self.stats.nodes & POLL_MASK == 0 {
+            let limits = &self.s.limits;
             if limits.time.is_some_and(|t| self.start.elapsed() >= t) {
                 self.aborted = true;
             }
@@ -277,14 +282,6 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         self.plies[p].pv.clear();
         let turn = state.turn();
         let perspective = Self::perspective(turn);
-        let mut moves = take(&mut self.plies[p].moves);
-        moves.clear();
-        // At the horizon the moves are not needed if the game can tell its
-        // status without them.
-        let status = match state.quick_status() {
-            Some(status) if depth <= 0 => status,
-            _ => state.generate(&mut moves),
-        };
         let mut node = NodeInfo {
             state,
             turn,
@@ -293,33 +290,65 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
             ply,
             depth,
             static_value: None,
-            children: moves.len(),
+            children: 0,
         };
+        let at_horizon = depth <= 0 || ply >= MAX_PLY;
+        // If the game can tell its status without generating moves, the
+        // moves are generated only when needed: never at a leaf, and at an
+        // interior node only after the table and forward pruning have had
+        // their chance to cut.
+        let quick = state.quick_status();
+        match quick {
+            Some(Status::Over(outcome)) => return self.leaf(&node, Some(outcome), window),
+            Some(Status::Ongoing) if at_horizon => return self.leaf(&node, None, window),
+            _ => {}
+        }
+        let mut moves = take(&mut self.plies[p].moves);
+        moves.clear();
+        let status = match quick {
+            Some(status) => status,
+            None => state.generate(&mut moves),
+        };
+        node.children = moves.len();
         let result = match status {
-            Status::Over(outcome) => {
-                self.stats.leaves += 1;
-                let value = self.s.eval.terminal_value(outcome, perspective, ply);
-                Some(self.s.rule.leaf(&node, Leaf::Terminal { outcome, value }))
-            }
-            Status::Ongoing if depth <= 0 || ply >= MAX_PLY => {
-                self.hit_horizon = true;
-                self.stats.leaves += 1;
-                let value = if self.negamax && self.opts.quiescence && turn != Turn::Chance {
-                    self.stats.nodes -= 1; // the quiescence root is this node
-                    self.quiescence(state, ply, window, perspective)
-                } else {
-                    Some(self.s.eval.evaluate_for(state, perspective))
-                };
-                value.map(|value| self.s.rule.leaf(&node, Leaf::Horizon { value }))
-            }
-            Status::Ongoing => self.expand(&mut node, &mut moves, window),
+            Status::Over(outcome) => self.leaf(&node, Some(outcome), window),
+            Status::Ongoing if at_horizon => self.leaf(&node, None, window),
+            Status::Ongoing => self.expand(&mut node, &mut moves, quick.is_none(), window),
         };
         self.plies[p].moves = moves;
         result
     }
 
+    /// A leaf: a finished game (`outcome`) or a node at the horizon.
+    #[inline(always)]
+    fn leaf(&mut self, node: &NodeInfo<'_, G>, outcome: Option<Outcome>, window: Window) -> Option<R::Value> {
+        self.stats.leaves += 1;
+        let (state, perspective, ply) = (node.state, node.perspective, node.ply);
+        if let Some(outcome) = outcome {
+            let value = self.s.eval.terminal_value(outcome, perspective, ply);
+            return Some(self.s.rule.leaf(node, Leaf::Terminal { outcome, value }));
+        }
+        self.hit_horizon = true;
+        let value = if self.negamax && self.opts.quiescence && node.turn != Turn::Chance {
+            self.stats.nodes -= 1; // the quiescence root is this node
+            self.quiescence(state, ply, window, perspective)?
+        } else {
+            self.s.eval.evaluate_for(state, perspective)
+        };
+        Some(self.s.rule.leaf(node, Leaf::Horizon { value }))
+    }
+
     /// An interior node: table probe, forward pruning, ordering, children.
-    fn expand(&mut self, node: &mut NodeInfo<'_, G>, moves: &mut Vec<G::Move>, window: Window) -> Option<R::Value> {
+    /// `generated`: `moves` already holds the moves. Not inlined: leaves,
+    /// most of the nodes, then run in a small stack frame.
+    #[inline(never)]
+    fn expand(
+        &mut self,
+        node: &mut NodeInfo<'_, G>,
+        moves: &mut Vec<G::Move>,
+        generated: bool,
+        window: Window,
+    ) -> Option<R::Value> {
         self.stats.interior += 1;
         let state = node.state;
         let (ply, depth, perspective) = (node.ply, node.depth, node.perspective);
@@ -375,6 +404,11 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
             return self.s.rule.from_scalar(v);
         }
 
+        if !generated {
+            let status = state.generate(moves);
+            debug_assert_eq!(status, Status::Ongoing, "quick_status and generate disagree");
+            node.children = moves.len();
+        }
         let (value, best_move) = match node.turn {
             Turn::Player(_) => {
                 self.order(state, moves, tt_move, p, perspective);
@@ -438,20 +472,35 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
     /// pruning.
     fn order(&mut self, state: &G, moves: &mut Vec<G::Move>, tt_move: Option<G::Move>, p: usize, perspective: Player) {
         let use_hint = self.opts.game_ordering;
-        let ordered = use_hint || (self.prunes && (tt_move.is_some() || self.opts.killers || self.opts.history));
-        if ordered {
-            let mut keys = take(&mut self.plies[p].keys);
-            keys.clear();
+        let tt_move = if self.prunes { tt_move } else { None };
+        let keyed = use_hint || (self.prunes && (self.opts.killers || self.opts.history));
+        let tt_index = tt_move.and_then(|t| moves.iter().position(|&m| m == t));
+        let mut keys = take(&mut self.plies[p].keys);
+        keys.clear();
+        // Without sort keys the order is the generation order.
+        let mut sorted = true;
+        if keyed {
             for (i, &mv) in moves.iter().enumerate() {
                 let hint = if use_hint { state.order_hint(mv) } else { 0 };
-                let tt = if self.prunes { tt_move } else { None };
-                let key = self.s.ordering.key(mv, hint, tt, p, perspective.index());
+                let key = self.s.ordering.key(mv, hint, p, perspective.index());
+                sorted &= keys.last().is_none_or(|k: &(i64, u32)| k.0 >= key);
                 keys.push((key, i as u32));
+            }
+        }
+        if sorted {
+            // Already in key order (also the common case when the generator
+            // emits moves in hint order): only the TT move moves up.
+            if let Some(i) = tt_index {
+                moves[..=i].rotate_right(1);
+            }
+        } else {
+            if let Some(i) = tt_index {
+                keys[i].0 = TT_MOVE_KEY;
             }
             keys.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             self.permute(moves, keys.iter().map(|k| k.1), p);
-            self.plies[p].keys = keys;
         }
+        self.plies[p].keys = keys;
         if let Some(k) = self.opts.beam.filter(|_| self.negamax)
             && moves.len() > k
         {
@@ -497,6 +546,9 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         let mut best = f64::NEG_INFINITY;
         let mut best_move = None;
         let mut alpha = window.alpha;
+        // A null-window node's value is a bound, never exact: it has no
+        // principal variation to report.
+        let track_pv = !self.prunes || !window.is_null();
         for (index, &mv) in moves.iter().enumerate() {
             let mut child = state.clone();
             child.play(mv);
@@ -530,11 +582,13 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
             if cand > best {
                 best = cand;
                 best_move = Some(mv);
-                let (head, tail) = self.plies.split_at_mut(p + 1);
-                let pv = &mut head[p].pv;
-                pv.clear();
-                pv.push(mv);
-                pv.extend_from_slice(&tail[0].pv);
+                if track_pv {
+                    let (head, tail) = self.plies.split_at_mut(p + 1);
+                    let pv = &mut head[p].pv;
+                    pv.clear();
+                    pv.push(mv);
+                    pv.extend_from_slice(&tail[0].pv);
+                }
             }
             if self.prunes {
                 alpha = alpha.max(cand);
@@ -688,7 +742,9 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
     }
 
     /// Quiescence search: stand pat on the static value, then follow the
-    /// evaluator's noisy moves (fail-soft negamax).
+    /// evaluator's noisy moves (fail-soft negamax). Not inlined, to keep
+    /// [`search`](Self::search)'s frame small.
+    #[inline(never)]
     fn quiescence(&mut self, state: &G, ply: u32, window: Window, perspective: Player) -> Option<f64> {
         self.stats.nodes += 1;
         self.stats.qnodes += 1;

@@ -17,7 +17,7 @@ pub(crate) struct Ordering<M> {
 }
 
 /// Sort keys: the TT move first, then by game hint, then killers, then history.
-const TT_MOVE: i64 = i64::MAX;
+pub(crate) const TT_MOVE_KEY: i64 = i64::MAX;
 const HINT_SHIFT: u32 = 32;
 const KILLER_1: i64 = 1 << 30;
 const KILLER_2: i64 = 1 << 29;
@@ -45,12 +45,10 @@ impl<M: Copy + Eq + Hash> Ordering<M> {
         player * HISTORY_SIZE + (crate::rng::splitmix64(h.0) as usize & (HISTORY_SIZE - 1))
     }
 
-    /// The sort key of `mv` (larger first).
+    /// The sort key of `mv` (larger first), except for the TT move, whose
+    /// key is [`TT_MOVE_KEY`].
     #[inline]
-    pub(crate) fn key(&self, mv: M, hint: i32, tt_move: Option<M>, ply: usize, player: usize) -> i64 {
-        if tt_move == Some(mv) {
-            return TT_MOVE;
-        }
+    pub(crate) fn key(&self, mv: M, hint: i32, ply: usize, player: usize) -> i64 {
         let mut key = i64::from(hint) << HINT_SHIFT;
         if self.use_killers
             && let Some(k) = self.killers.get(ply)

@@ -13,12 +13,18 @@ pub(crate) struct Entry<M> {
     age: u8,
 }
 
+/// Two slots sharing one cache line (for moves of up to 16 bytes), so that
+/// a probe costs at most one cache miss.
+#[derive(Debug, Clone, Copy)]
+#[repr(align(64))]
+struct Bucket<M>([Option<Entry<M>>; 2]);
+
 /// A fixed-size hash table of search results, in buckets of two slots: the
 /// first keeps the deepest result (unless it is from an older search: aging),
 /// the second always takes the newest.
 #[derive(Debug)]
 pub(crate) struct TranspositionTable<M> {
-    slots: Vec<Option<Entry<M>>>,
+    buckets: Vec<Bucket<M>>,
     mask: usize,
     age: u8,
 }
@@ -27,10 +33,10 @@ impl<M: Copy> TranspositionTable<M> {
     /// A table of at most `mib` MiB (rounded down to a power of two buckets;
     /// at least one bucket).
     pub(crate) fn with_mib(mib: usize) -> Self {
-        let entry = std::mem::size_of::<Option<Entry<M>>>().max(1);
-        let buckets = ((mib << 20) / (2 * entry)).max(1);
+        let bucket = std::mem::size_of::<Bucket<M>>();
+        let buckets = ((mib << 20) / bucket).max(1);
         let buckets = if buckets.is_power_of_two() { buckets } else { buckets.next_power_of_two() >> 1 };
-        TranspositionTable { slots: vec![None; 2 * buckets], mask: buckets - 1, age: 0 }
+        TranspositionTable { buckets: vec![Bucket([None; 2]); buckets], mask: buckets - 1, age: 0 }
     }
 
     /// Marks the start of a new search: older entries become replaceable.
@@ -40,25 +46,26 @@ impl<M: Copy> TranspositionTable<M> {
 
     /// Forgets everything.
     pub(crate) fn clear(&mut self) {
-        self.slots.fill(None);
+        self.buckets.fill(Bucket([None; 2]));
     }
 
     #[inline]
     fn bucket(&self, key: u64) -> usize {
         // Mix the key so games with weak low bits still spread out.
-        ((key ^ (key >> 32)) as usize & self.mask) * 2
+        (key ^ (key >> 32)) as usize & self.mask
     }
 
     pub(crate) fn probe(&self, key: u64) -> Option<Entry<M>> {
         let b = self.bucket(key);
-        self.slots[b..b + 2].iter().flatten().find(|e| e.key == key).copied()
+        self.buckets[b].0.iter().flatten().find(|e| e.key == key).copied()
     }
 
     pub(crate) fn store(&mut self, key: u64, value: f64, mv: Option<M>, depth: i32, bound: Bound) {
         let b = self.bucket(key);
         let age = self.age;
         let entry = Entry { key, value, mv, depth, bound, age };
-        let first = &mut self.slots[b];
+        let slots = &mut self.buckets[b].0;
+        let first = &mut slots[0];
         let replace_first = match first {
             None => true,
             Some(e) => e.key == key || e.age != age || depth >= e.depth,
@@ -69,18 +76,18 @@ impl<M: Copy> TranspositionTable<M> {
             if let Some(old) = first.take()
                 && old.key != key
             {
-                self.slots[b + 1] = Some(old);
+                slots[1] = Some(old);
             }
-            self.slots[b] = Some(Entry { mv: mv.or(keep_mv), ..entry });
+            slots[0] = Some(Entry { mv: mv.or(keep_mv), ..entry });
         } else {
-            self.slots[b + 1] = Some(entry);
+            slots[1] = Some(entry);
         }
     }
 
     /// The number of slots.
     #[cfg(test)]
     pub(crate) fn capacity(&self) -> usize {
-        self.slots.len()
+        2 * self.buckets.len()
     }
 }
 

@@ -47,6 +47,20 @@ impl Window {
         Window { alpha, beta: alpha.next_up() }
     }
 
+    /// True if the window is a null window: no value lies strictly inside
+    /// it, so every result is a bound.
+    ///
+    /// ```
+    /// use search_core::search::Window;
+    /// assert!(Window::null_above(0.5).is_null());
+    /// assert!(Window::null_above(0.5).negate().is_null());
+    /// assert!(!Window::new(0.0, 1.0).is_null());
+    /// ```
+    #[inline]
+    pub fn is_null(self) -> bool {
+        self.alpha.next_up() >= self.beta
+    }
+
     /// True if the window is infinite on both sides.
     #[inline]
     pub fn is_full(self) -> bool {
