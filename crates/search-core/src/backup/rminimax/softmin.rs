@@ -1,15 +1,23 @@
 //! The soft minimum `−(1/θ) ln Σ exp(−θ xᵢ)` in the log domain.
 
+/// The largest `θ (pivot − x)` whose term `exp(θ (pivot − x))` is added
+/// without moving the pivot.
+const RESCALE: f64 = 512.0;
+
 /// A streaming soft minimum of costs `x₁, x₂, …`:
 /// `softmin_θ(x) = −(1/θ) ln Σᵢ exp(−θ xᵢ)`, the Rminimax backup at the AI
 /// player's nodes (the paper's eq. (11) after `V = −(1/θ) ln z`).
 ///
-/// It is computed as log-sum-exp shifted by the running minimum `m`:
-/// `m − (1/θ) ln Σᵢ exp(−θ (xᵢ − m))`. Every term of the sum is in `(0, 1]`
-/// and the sum is in `[1, n]`, so the result is finite for every finite
-/// input and every θ (no overflow at θ = 10⁶ and costs 10⁶, no loss of the
-/// minimum at θ = 10⁻⁶); it lies in `[m − ln(n)/θ, m]`. At θ = +∞ it is the
-/// exact minimum. A NaN input makes the result NaN (poisoning; see
+/// It is computed as log-sum-exp shifted by a pivot `p`, one of the costs:
+/// `p − (1/θ) ln Σᵢ exp(−θ (xᵢ − p))`. The pivot is the first cost, and
+/// moves to a later cost `x` only when `θ (p − x)` exceeds 512, so every term
+/// is at most `e⁵¹²` and the sum neither overflows (for fewer than 10⁶⁰
+/// costs) nor loses the smallest cost; terms too small to count underflow
+/// harmlessly. Unlike a shift by the running minimum, the common case costs
+/// one `exp` and no unpredictable branch. The result is finite for every
+/// finite input and every θ (θ = 10⁶ and costs 10⁶, θ = 10⁻⁶) and lies in
+/// `[m − ln(n)/θ, m]` for the minimum `m`. At θ = +∞ it is the exact
+/// minimum. A NaN input makes the result NaN (poisoning; see
 /// [`costs`](crate::backup::rminimax::CostModel)).
 ///
 /// ```
@@ -29,8 +37,9 @@
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SoftMin {
     theta: f64,
-    min: f64,
-    /// `Σ exp(−θ (xᵢ − min))`.
+    /// The pivot (at θ = +∞, the minimum).
+    pivot: f64,
+    /// `Σ exp(−θ (xᵢ − pivot))`; 0 before the first cost.
     sum: f64,
     poisoned: bool,
 }
@@ -40,7 +49,7 @@ impl SoftMin {
     /// +∞; not checked here: the rules validate θ when they are built).
     #[inline]
     pub fn new(theta: f64) -> Self {
-        SoftMin { theta, min: f64::INFINITY, sum: 0.0, poisoned: false }
+        SoftMin { theta, pivot: f64::INFINITY, sum: 0.0, poisoned: false }
     }
 
     /// Adds a cost.
@@ -51,13 +60,20 @@ impl SoftMin {
             return;
         }
         if self.theta == f64::INFINITY {
-            self.min = self.min.min(x);
-        } else if x < self.min {
-            // Rescale the sum to the new minimum.
-            self.sum = self.sum * (-self.theta * (self.min - x)).exp() + 1.0;
-            self.min = x;
+            self.pivot = self.pivot.min(x);
+            return;
+        }
+        // `x` below the pivot gives a term above 1.
+        let above = self.theta * (self.pivot - x);
+        if self.sum == 0.0 {
+            self.pivot = x;
+            self.sum = 1.0;
+        } else if above > RESCALE {
+            // Move the pivot to `x` before its term could overflow.
+            self.sum = self.sum * (-above).exp() + 1.0;
+            self.pivot = x;
         } else {
-            self.sum += (-self.theta * (x - self.min)).exp();
+            self.sum += above.exp();
         }
     }
 
@@ -68,9 +84,9 @@ impl SoftMin {
         if self.poisoned {
             f64::NAN
         } else if self.theta == f64::INFINITY || self.sum == 0.0 {
-            self.min
+            self.pivot
         } else {
-            self.min - self.sum.ln() / self.theta
+            self.pivot - self.sum.ln() / self.theta
         }
     }
 }
