@@ -42,6 +42,8 @@ use std::fmt;
 
 use search_core::{Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn};
 
+use crate::board_text;
+
 /// A column index, `0..width`, 0 on the left.
 pub type Column = u8;
 
@@ -376,6 +378,12 @@ impl Connect4 {
     /// The empty cells that would complete a four for the discs `discs`.
     #[inline]
     pub fn threats_of(&self, discs: u64) -> u64 {
+        self.completing_cells(discs, self.mask)
+    }
+
+    /// The cells outside `occupied` that would complete a four for `discs`.
+    #[inline]
+    fn completing_cells(&self, discs: u64, occupied: u64) -> u64 {
         let h1 = self.h1();
         // Vertical: three discs below the cell.
         let mut r = shl(discs, 1) & shl(discs, 2) & shl(discs, 3);
@@ -387,7 +395,7 @@ impl Connect4 {
             r |= p & shl(discs, s);
             r |= p & shr(discs, 3 * s);
         }
-        r & (self.board_mask() ^ self.mask)
+        r & (self.board_mask() ^ occupied)
     }
 
     /// The playable cells that do not let the opponent win at once: not a
@@ -414,19 +422,7 @@ impl Connect4 {
     /// a move-ordering score for solvers.
     #[inline]
     pub fn threats_after(&self, cell: u64) -> u32 {
-        let discs = self.current | cell;
-        let h1 = self.h1();
-        let mask = self.mask | cell;
-        let mut r = shl(discs, 1) & shl(discs, 2) & shl(discs, 3);
-        for s in [h1 - 1, h1, h1 + 1] {
-            let p = shl(discs, s) & shl(discs, 2 * s);
-            r |= p & shl(discs, 3 * s);
-            r |= p & shr(discs, s);
-            let p = shr(discs, s) & shr(discs, 2 * s);
-            r |= p & shl(discs, s);
-            r |= p & shr(discs, 3 * s);
-        }
-        (r & (self.board_mask() ^ mask)).count_ones()
+        self.completing_cells(self.current | cell, self.mask | cell).count_ones()
     }
 
     /// Drops a disc on `cell`, a single bit of [`possible`](Self::possible),
@@ -615,18 +611,7 @@ impl Game for Connect4 {
 impl fmt::Display for Connect4 {
     /// One line per row, the top row first: `X` (first player), `O`, `.`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for row in (0..self.height()).rev() {
-            for col in 0..self.width() {
-                let c = match self.at(col, row) {
-                    Some(Player::First) => 'X',
-                    Some(Player::Second) => 'O',
-                    None => '.',
-                };
-                write!(f, "{c}")?;
-            }
-            writeln!(f)?;
-        }
-        Ok(())
+        board_text::write_rows(f, self.width(), self.height(), |col, row| self.at(col, row))
     }
 }
 

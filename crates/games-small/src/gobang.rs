@@ -45,6 +45,7 @@ use std::str::FromStr;
 use search_core::{Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn};
 
 use crate::bits::Bits256;
+use crate::board_text;
 use crate::zobrist;
 
 /// A point index: `row × 16 + col`, row 0 at the bottom, col 0 on the left.
@@ -512,12 +513,7 @@ impl fmt::Display for Gobang {
         for r in (0..n).rev() {
             write!(f, "{:>2}", r + 1)?;
             for c in 0..n {
-                let ch = match self.at((r * STRIDE + c) as Point) {
-                    Some(Player::First) => 'X',
-                    Some(Player::Second) => 'O',
-                    None => '.',
-                };
-                write!(f, " {ch}")?;
+                write!(f, " {}", board_text::mark(self.at((r * STRIDE + c) as Point)))?;
             }
             writeln!(f)?;
         }

@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 mod bits;
+mod board_text;
 pub mod connect4;
 pub mod gobang;
 pub mod solver;

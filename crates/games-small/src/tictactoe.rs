@@ -30,6 +30,7 @@ use std::str::FromStr;
 
 use search_core::{Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn};
 
+use crate::board_text;
 use crate::zobrist;
 
 /// A cell index `0..9` (row × 3 + column, row 0 at the bottom).
@@ -282,18 +283,7 @@ impl FromStr for TicTacToe {
 impl fmt::Display for TicTacToe {
     /// Three lines, the top row first: `X`, `O`, or `.` for an empty cell.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for row in (0..3u8).rev() {
-            for col in 0..3u8 {
-                let c = match self.at(row * 3 + col) {
-                    Some(Player::First) => 'X',
-                    Some(Player::Second) => 'O',
-                    None => '.',
-                };
-                write!(f, "{c}")?;
-            }
-            writeln!(f)?;
-        }
-        Ok(())
+        board_text::write_rows(f, 3, 3, |col, row| self.at((row * 3 + col) as u8))
     }
 }
 

@@ -169,20 +169,7 @@ where
     E: crate::Evaluator<G> + Clone,
     C: crate::backup::rminimax::CostModel + Clone,
 {
-    TABLE_ENTROPIES
-        .iter()
-        .map(|&h| {
-            let theta = analysis.solve_paper(PolicyFamily::Rminimax, h)?;
-            let epsilon = analysis.solve_paper(PolicyFamily::EpsilonGreedy, h)?;
-            Ok(TableRow {
-                entropy: h,
-                theta,
-                cost_rminimax: analysis.expected_cost(TreePolicy::Rminimax { theta })?,
-                epsilon,
-                cost_epsilon_greedy: analysis.expected_cost(TreePolicy::EpsilonGreedy { epsilon })?,
-            })
-        })
-        .collect()
+    table_with(analysis, |family, h| analysis.solve_paper(family, h))
 }
 
 /// The same table with the exact root finder
@@ -194,11 +181,27 @@ where
     E: crate::Evaluator<G> + Clone,
     C: crate::backup::rminimax::CostModel + Clone,
 {
+    table_with(analysis, |family, h| match family {
+        PolicyFamily::Rminimax | PolicyFamily::Boltzmann => analysis.solve_exact(family, h, 0.0001, 10.0),
+        PolicyFamily::EpsilonGreedy => analysis.solve_exact(family, h, 0.5, 0.9999),
+    })
+}
+
+/// The rows of a table whose θ̂ and ε̂ come from `solve(family, H)`.
+fn table_with<G, E, C>(
+    analysis: &PathAnalysis<G, E, C>,
+    solve: impl Fn(PolicyFamily, f64) -> Result<f64, GameError>,
+) -> Result<Vec<TableRow>, GameError>
+where
+    G: crate::Game,
+    E: crate::Evaluator<G> + Clone,
+    C: crate::backup::rminimax::CostModel + Clone,
+{
     TABLE_ENTROPIES
         .iter()
         .map(|&h| {
-            let theta = analysis.solve_exact(PolicyFamily::Rminimax, h, 0.0001, 10.0)?;
-            let epsilon = analysis.solve_exact(PolicyFamily::EpsilonGreedy, h, 0.5, 0.9999)?;
+            let theta = solve(PolicyFamily::Rminimax, h)?;
+            let epsilon = solve(PolicyFamily::EpsilonGreedy, h)?;
             Ok(TableRow {
                 entropy: h,
                 theta,
