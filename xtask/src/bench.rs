@@ -127,7 +127,7 @@ pub(crate) fn run(args: Args) -> TaskResult {
 }
 
 /// The workspace root (the parent of this crate's directory).
-fn workspace_root() -> PathBuf {
+pub(crate) fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask is inside the workspace").to_path_buf()
 }
 

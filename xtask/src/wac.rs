@@ -24,8 +24,9 @@ pub(crate) struct Args {
     #[arg(long)]
     limit: Option<usize>,
     /// The EPD file (one position per line, with a `bm` operation in SAN).
-    #[arg(long, default_value = "/work/shared/chess/wac.epd")]
-    epd: PathBuf,
+    /// Default: `../shared/chess/wac.epd` beside the workspace.
+    #[arg(long)]
+    epd: Option<PathBuf>,
     /// The backup rule (as the engine's `Backup` option).
     #[arg(long, default_value = "alphabeta")]
     backup: String,
@@ -75,7 +76,8 @@ fn strip_marks(san: &str) -> String {
 }
 
 pub(crate) fn run(args: Args) -> TaskResult {
-    let text = std::fs::read_to_string(&args.epd).map_err(|e| format!("{}: {e}", args.epd.display()))?;
+    let epd = args.epd.clone().unwrap_or_else(|| crate::bench::workspace_root().join("../shared/chess/wac.epd"));
+    let text = std::fs::read_to_string(&epd).map_err(|e| format!("{}: {e}", epd.display()))?;
     let mut entries = Vec::new();
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         entries.push(parse_epd(line.trim(), i + 1)?);
