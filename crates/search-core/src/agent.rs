@@ -64,29 +64,3 @@ impl<G: Game> Agent<G> for RandomAgent {
     }
 }
 
-/// Samples an index from a probability vector with `rng` (by inversion).
-///
-/// The weights need not be normalised; they must be non-negative with a
-/// positive sum. Returns the last index with positive weight if rounding
-/// leaves the draw past the end.
-///
-/// ```
-/// use search_core::{agent::sample_index, rng};
-/// let mut r = rng::seeded(3);
-/// assert_eq!(sample_index(&[0.0, 1.0, 0.0], &mut r), 1);
-/// ```
-pub fn sample_index(weights: &[f64], rng: &mut dyn RngCore) -> usize {
-    let total: f64 = weights.iter().sum();
-    let mut x = rng.random::<f64>() * total;
-    let mut last = 0;
-    for (i, &w) in weights.iter().enumerate() {
-        if w > 0.0 {
-            if x < w {
-                return i;
-            }
-            x -= w;
-            last = i;
-        }
-    }
-    last
-}

@@ -1,9 +1,9 @@
 //! The match runner: plays a full game between two agents from a seed.
 
-use crate::agent::{Agent, sample_index};
+use crate::agent::Agent;
 use crate::error::GameError;
 use crate::game::{Game, Outcome, Player, Status, Turn};
-use crate::rng;
+use crate::rng::{self, sample_index};
 
 /// How a match ended.
 #[derive(Debug, Clone, PartialEq)]

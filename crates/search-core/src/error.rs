@@ -32,6 +32,27 @@ pub enum GameError {
     /// A parameter of a game or of a search is out of its domain.
     #[error(transparent)]
     Param(#[from] ParamError),
+    /// A value the search was given is not a number (an evaluator that
+    /// returned NaN).
+    #[error("{what} is NaN at state {state}")]
+    InvalidValue {
+        /// Which value ("static evaluation").
+        what: &'static str,
+        /// The state, as its `Debug` form (shortened).
+        state: String,
+    },
+    /// A chance node's probabilities are not a distribution over its
+    /// outcomes.
+    #[error("invalid chance probabilities at state {state}: {reason}")]
+    InvalidChance {
+        /// The state, as its `Debug` form (shortened).
+        state: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A player was asked to move where chance moves (dice, shuffles).
+    #[error("the state is a chance node: chance moves, not a player")]
+    ChanceNode,
 }
 
 impl GameError {
@@ -44,6 +65,23 @@ impl GameError {
     /// ```
     pub fn parse(what: &'static str, input: impl Into<String>, position: usize, reason: impl Into<String>) -> Self {
         GameError::Parse { what, input: input.into(), position, reason: reason.into() }
+    }
+
+    /// Shortens a state's or an input's text for an error message: at most
+    /// 160 characters, cut at a character boundary, with `…` when cut (a
+    /// 50 MB line is never echoed back).
+    ///
+    /// ```
+    /// use search_core::GameError;
+    /// assert_eq!(GameError::shorten("abc"), "abc");
+    /// assert_eq!(GameError::shorten(&"x".repeat(1000)).chars().count(), 161);
+    /// ```
+    pub fn shorten(text: &str) -> String {
+        const MAX: usize = 160;
+        match text.char_indices().nth(MAX) {
+            None => text.to_string(),
+            Some((i, _)) => format!("{}…", &text[..i]),
+        }
     }
 
     /// Shorthand for a [`GameError::IllegalMove`] error.

@@ -151,9 +151,12 @@ pub enum Status {
 /// move buffer per ply and reuse it, so generating moves allocates nothing
 /// once the buffers have grown.
 ///
-/// Only [`turn`](Game::turn), [`generate`](Game::generate),
-/// [`play`](Game::play), [`write_move`](Game::write_move) and
-/// [`parse_move`](Game::parse_move) are required; the rest have defaults.
+/// Only [`turn`](Game::turn), [`generate`](Game::generate) and
+/// [`play`](Game::play) are required; the rest have defaults. A game with
+/// hash keys sets [`HASHED`](Game::HASHED) and implements
+/// [`hash_key`](Game::hash_key); a game that reads and writes moves
+/// implements [`write_move`](Game::write_move) and
+/// [`parse_move`](Game::parse_move).
 ///
 /// # Example: a take-away game
 ///
@@ -196,9 +199,13 @@ pub enum Status {
 /// assert!(g.try_play(7).is_err());
 /// assert_eq!(g.move_string(2), "2");
 /// ```
-pub trait Game: Clone {
+pub trait Game: Clone + fmt::Debug {
     /// A move (or, at a chance node, a chance outcome). Small and `Copy`.
     type Move: Copy + Eq + std::hash::Hash + fmt::Debug;
+
+    /// Whether [`hash_key`](Game::hash_key) gives keys. A search asked for
+    /// a transposition table on a game without them is refused when built.
+    const HASHED: bool = false;
 
     /// Who acts in this state.
     fn turn(&self) -> Turn;
@@ -217,12 +224,19 @@ pub trait Game: Clone {
     fn play(&mut self, mv: Self::Move);
 
     /// Writes `mv` in the game's conventional notation (the inverse of
-    /// [`parse_move`](Game::parse_move)).
-    fn write_move(&self, mv: Self::Move, f: &mut fmt::Formatter<'_>) -> fmt::Result;
+    /// [`parse_move`](Game::parse_move)). The default writes the move's
+    /// `Debug` form.
+    fn write_move(&self, mv: Self::Move, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{mv:?}")
+    }
 
     /// Parses a move in the game's conventional notation. Checks syntax; the
-    /// move's legality is checked by [`try_play`](Game::try_play).
-    fn parse_move(&self, text: &str) -> Result<Self::Move, GameError>;
+    /// move's legality is checked by [`try_play`](Game::try_play). The
+    /// default parses nothing: it returns a [`GameError::Parse`] saying the
+    /// game has no move notation.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, GameError> {
+        Err(GameError::parse("move", GameError::shorten(text), 0, "this game has no move notation"))
+    }
 
     /// At a chance node, writes the probability of each outcome that
     /// [`generate`](Game::generate) wrote, in the same order, into `probs`
@@ -246,6 +260,7 @@ pub trait Game: Clone {
 
     /// A 64-bit key of the position for transposition tables, or `None` if
     /// the game has none (the default). Equal positions must have equal keys.
+    /// A game that gives keys sets [`HASHED`](Game::HASHED) to true.
     #[inline]
     fn hash_key(&self) -> Option<u64> {
         None

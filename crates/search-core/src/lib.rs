@@ -32,8 +32,10 @@ pub mod policy;
 pub mod rng;
 pub mod search;
 pub mod tree;
+mod window;
 
 pub use agent::{Agent, RandomAgent};
 pub use error::{GameError, ParamError};
 pub use eval::{Evaluator, MAX_PLY, OutcomeOnly, Perspective, WIN_SCORE};
 pub use game::{Game, MoveDisplay, Outcome, Player, Status, Turn, perft};
+pub use rng::{RngCore, RngExt};

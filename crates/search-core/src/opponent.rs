@@ -12,7 +12,7 @@ use crate::backup::Minimax;
 use crate::error::{GameError, ParamError};
 use crate::eval::Evaluator;
 use crate::game::{Game, Player, Status};
-use crate::search::{Options, Search};
+use crate::search::{Limits, Options, Search};
 
 /// Reibman and Ballard's noise-based imperfect player.
 ///
@@ -57,7 +57,8 @@ use crate::search::{Options, Search};
 /// ```
 #[derive(Debug)]
 pub struct NoisyPlayer<G: Game, E: Evaluator<G>> {
-    search: Search<G, E, Minimax>,
+    search: Search<G, Minimax, E>,
+    limits: Limits,
     plies: u32,
     divisor: f64,
     noise: f64,
@@ -70,8 +71,8 @@ impl<G: Game, E: Evaluator<G>> NoisyPlayer<G, E> {
         if !(noise.is_finite() && noise >= 0.0) {
             return Err(ParamError::new("noise", format!("must be finite and >= 0, got {noise}")));
         }
-        let search = Search::new(Minimax, eval, Options::full_width()).depth(1);
-        Ok(NoisyPlayer { search, plies: 2, divisor: 75.0, noise, moves: Vec::new() })
+        let search = Search::new(Minimax, eval, Options::full_width())?;
+        Ok(NoisyPlayer { search, limits: Limits::depth(1), plies: 2, divisor: 75.0, noise, moves: Vec::new() })
     }
 
     /// Sets the divisor (finite, `> 0`; builder style).
@@ -87,7 +88,7 @@ impl<G: Game, E: Evaluator<G>> NoisyPlayer<G, E> {
             return Err(ParamError::new("plies", "must be >= 1"));
         }
         self.plies = plies;
-        self.search.set_limits(crate::search::Limits::depth(plies.saturating_sub(1).max(1)));
+        self.limits = Limits::depth(plies.saturating_sub(1).max(1));
         Ok(self)
     }
 
@@ -132,9 +133,10 @@ impl<G: Game, E: Evaluator<G>> NoisyPlayer<G, E> {
         if self.plies == 1 {
             return Ok(eval.evaluate_for(child, mover));
         }
-        let r = self.search.run(child)?;
+        let r = self.search.run(child, &self.limits)?;
+        let value = r.value.ok_or(GameError::GameOver)?;
         let view = child.turn().player().unwrap_or(Player::First);
-        Ok(if view == mover { r.value } else { -r.value })
+        Ok(if view == mover { value } else { -value })
     }
 }
 

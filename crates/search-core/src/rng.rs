@@ -4,6 +4,14 @@
 //! seed gives the same result on every machine: [`Rng`] is PCG-64 (MCG
 //! variant) from `rand_pcg`, whose output is fixed by its specification, and
 //! [`derive_seed`] is SplitMix64.
+//!
+//! The `rand` items the library's API takes are re-exported here
+//! ([`RngCore`], [`Rng`](rand::Rng) as [`RngExt`], the whole crate as
+//! [`rand`]), so a downstream crate need not match our `rand` version.
+
+pub use rand;
+pub use rand::Rng as RngExt;
+pub use rand::RngCore;
 
 /// The PRNG used wherever the library makes its own generator from a seed.
 pub type Rng = rand_pcg::Pcg64Mcg;
@@ -43,4 +51,32 @@ pub const fn splitmix64(x: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// Samples an index from a probability vector with `rng` (by inversion).
+///
+/// The weights need not be normalised; they must be non-negative with a
+/// positive sum. Returns the last index with positive weight if rounding
+/// leaves the draw past the end.
+///
+/// ```
+/// use search_core::rng::{self, sample_index};
+/// let mut r = rng::seeded(3);
+/// assert_eq!(sample_index(&[0.0, 1.0, 0.0], &mut r), 1);
+/// ```
+pub fn sample_index(weights: &[f64], rng: &mut dyn RngCore) -> usize {
+    use rand::Rng as _;
+    let total: f64 = weights.iter().sum();
+    let mut x = rng.random::<f64>() * total;
+    let mut last = 0;
+    for (i, &w) in weights.iter().enumerate() {
+        if w > 0.0 {
+            if x < w {
+                return i;
+            }
+            x -= w;
+            last = i;
+        }
+    }
+    last
 }

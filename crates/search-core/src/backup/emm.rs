@@ -2,9 +2,9 @@
 //! reconstructed in `seed-notes.md` from the summary in Liu et al. 2020.
 
 use crate::backup::logistic::sigmoid;
-use crate::backup::{Backup, ChildInfo, Leaf, NodeInfo, Pruning};
+use crate::backup::{Backup, BackupValue, ChildInfo, Leaf, NodeInfo, Pruning};
 use crate::error::ParamError;
-use crate::game::{Game, Turn};
+use crate::game::Turn;
 
 /// An EMM value: a two-valued verdict for the side to move (win or loss)
 /// and the probability that the verdict is wrong.
@@ -227,7 +227,7 @@ impl<M: ErrorModel> Emm<M> {
     }
 
     /// The static pair of a node (its static value judged by the model).
-    fn judge_static<G: Game>(&self, node: &NodeInfo<'_, G>) -> Option<EmmValue> {
+    fn judge_static(&self, node: &NodeInfo) -> Option<EmmValue> {
         node.static_value.map(|h| self.model.judge(h))
     }
 }
@@ -245,19 +245,24 @@ pub struct EmmAcc {
     win_probability: f64,
 }
 
-impl<G: Game, M: ErrorModel> Backup<G> for Emm<M> {
+impl BackupValue for EmmValue {
+    /// `2p − 1`, with `p` the probability of winning: in `[−1, 1]`.
+    #[inline]
+    fn scalar(&self) -> f64 {
+        let p = self.win_probability();
+        p - (1.0 - p)
+    }
+}
+
+impl<M: ErrorModel> Backup for Emm<M> {
     type Value = EmmValue;
     type Acc = EmmAcc;
 
-    fn pruning(&self) -> Pruning {
-        Pruning::None
-    }
+    const PRUNING: Pruning = Pruning::None;
 
-    fn needs_static(&self) -> bool {
-        true
-    }
+    const NEEDS_STATIC: bool = true;
 
-    fn leaf(&self, _node: &NodeInfo<'_, G>, leaf: Leaf) -> EmmValue {
+    fn leaf(&self, _node: &NodeInfo, leaf: Leaf) -> EmmValue {
         match leaf {
             Leaf::Terminal { value, .. } if value > 0.0 => EmmValue::win(0.0),
             Leaf::Terminal { value, .. } if value < 0.0 => EmmValue::loss(0.0),
@@ -266,11 +271,11 @@ impl<G: Game, M: ErrorModel> Backup<G> for Emm<M> {
         }
     }
 
-    fn open(&self, _node: &NodeInfo<'_, G>) -> EmmAcc {
+    fn open(&self, _node: &NodeInfo) -> EmmAcc {
         EmmAcc { any_winning: false, winning_errors: 1.0, other_correct: 1.0, win_probability: 0.0 }
     }
 
-    fn add(&self, node: &NodeInfo<'_, G>, acc: &mut EmmAcc, child: &ChildInfo, value: EmmValue) {
+    fn add(&self, node: &NodeInfo, acc: &mut EmmAcc, child: &ChildInfo, value: EmmValue) {
         let ours = if child.flip { value.flipped() } else { value };
         match node.turn {
             Turn::Chance => acc.win_probability += child.probability * ours.win_probability(),
@@ -282,7 +287,7 @@ impl<G: Game, M: ErrorModel> Backup<G> for Emm<M> {
         }
     }
 
-    fn close(&self, node: &NodeInfo<'_, G>, acc: EmmAcc) -> EmmValue {
+    fn close(&self, node: &NodeInfo, acc: EmmAcc) -> EmmValue {
         let backup = match node.turn {
             Turn::Chance => EmmValue::from_win_probability(acc.win_probability),
             Turn::Player(_) if acc.any_winning => EmmValue::win(acc.winning_errors * acc.other_correct),
@@ -292,16 +297,6 @@ impl<G: Game, M: ErrorModel> Backup<G> for Emm<M> {
             Some(stat) if stat.error < backup.error => stat,
             _ => backup,
         }
-    }
-
-    fn child_score(&self, _node: &NodeInfo<'_, G>, child: &ChildInfo, value: &EmmValue) -> f64 {
-        let s = Backup::<G>::scalar(self, value);
-        if child.flip { -s } else { s }
-    }
-
-    fn scalar(&self, value: &EmmValue) -> f64 {
-        let p = value.win_probability();
-        p - (1.0 - p)
     }
 
     fn name(&self) -> String {

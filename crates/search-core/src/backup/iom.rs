@@ -3,7 +3,7 @@
 
 use crate::backup::{Affine, Backup, ChildInfo, Leaf, NodeInfo, Pruning};
 use crate::eval::MAX_PLY;
-use crate::game::{Game, Outcome, Turn};
+use crate::game::{Outcome, Turn};
 
 /// How [`Iom`] values a terminal node reached with `d` plies of search depth
 /// still left (the game ended before the horizon).
@@ -144,24 +144,18 @@ fn plies_left(depth: i32) -> u32 {
     if depth > MAX_PLY as i32 { 0 } else { depth.max(0) as u32 }
 }
 
-impl<G: Game> Backup<G> for Iom {
+impl Backup for Iom {
     type Value = f64;
     type Acc = f64;
 
-    fn pruning(&self) -> Pruning {
-        Pruning::Windows
-    }
+    const PRUNING: Pruning = Pruning::Windows;
 
-    fn needs_static(&self) -> bool {
-        true
-    }
+    const NEEDS_STATIC: bool = true;
 
-    fn leaf_depends_on_depth(&self) -> bool {
-        true
-    }
+    const LEAF_DEPENDS_ON_DEPTH: bool = true;
 
     #[inline]
-    fn leaf(&self, node: &NodeInfo<'_, G>, leaf: Leaf) -> f64 {
+    fn leaf(&self, node: &NodeInfo, leaf: Leaf) -> f64 {
         match leaf {
             Leaf::Horizon { value } => value,
             Leaf::Terminal { outcome, value } => {
@@ -176,7 +170,7 @@ impl<G: Game> Backup<G> for Iom {
     }
 
     #[inline]
-    fn open(&self, node: &NodeInfo<'_, G>) -> f64 {
+    fn open(&self, node: &NodeInfo) -> f64 {
         match node.turn {
             Turn::Chance => 0.0,
             Turn::Player(_) => f64::NEG_INFINITY,
@@ -184,7 +178,7 @@ impl<G: Game> Backup<G> for Iom {
     }
 
     #[inline]
-    fn add(&self, node: &NodeInfo<'_, G>, acc: &mut f64, child: &ChildInfo, value: f64) {
+    fn add(&self, node: &NodeInfo, acc: &mut f64, child: &ChildInfo, value: f64) {
         match node.turn {
             Turn::Chance => *acc += child.probability * child.to_parent(value),
             Turn::Player(_) => *acc = acc.max(self.child_score(node, child, &value)),
@@ -192,31 +186,23 @@ impl<G: Game> Backup<G> for Iom {
     }
 
     #[inline]
-    fn close(&self, _node: &NodeInfo<'_, G>, acc: f64) -> f64 {
+    fn close(&self, _node: &NodeInfo, acc: f64) -> f64 {
         acc
     }
 
     #[inline]
-    fn child_score(&self, node: &NodeInfo<'_, G>, child: &ChildInfo, value: &f64) -> f64 {
+    fn child_score(&self, node: &NodeInfo, child: &ChildInfo, value: &f64) -> f64 {
         let v = child.to_parent(*value);
         match node.turn {
             Turn::Chance => v,
-            Turn::Player(_) => Backup::<G>::affine(self, node).apply(v),
+            Turn::Player(_) => self.affine(node).apply(v),
         }
     }
 
-    #[inline]
-    fn scalar(&self, value: &f64) -> f64 {
-        *value
-    }
+
 
     #[inline]
-    fn from_scalar(&self, x: f64) -> Option<f64> {
-        Some(x)
-    }
-
-    #[inline]
-    fn affine(&self, node: &NodeInfo<'_, G>) -> Affine {
+    fn affine(&self, node: &NodeInfo) -> Affine {
         debug_assert!(node.static_value.is_some(), "IOM needs the static value");
         Affine { a: node.static_value.unwrap_or(0.0), k: 2.0 }
     }

@@ -5,7 +5,7 @@
 use crate::backup::children::Children;
 use crate::backup::{Backup, ChildInfo, Leaf, NodeInfo, Pruning};
 use crate::error::ParamError;
-use crate::game::{Game, Player, Turn};
+use crate::game::{Player, Turn};
 
 /// The bonus of the M & N procedure: a function of the gaps
 /// `v₁ − v₂, …, v₁ − v_M` between a node's best child and its next-best
@@ -142,29 +142,27 @@ impl<B: Bonus> MAndN<B> {
     }
 }
 
-impl<G: Game, B: Bonus> Backup<G> for MAndN<B> {
+impl<B: Bonus> Backup for MAndN<B> {
     type Value = f64;
     type Acc = Children;
 
-    fn pruning(&self) -> Pruning {
-        Pruning::None
-    }
+    const PRUNING: Pruning = Pruning::None;
 
     #[inline]
-    fn leaf(&self, _node: &NodeInfo<'_, G>, leaf: Leaf) -> f64 {
+    fn leaf(&self, _node: &NodeInfo, leaf: Leaf) -> f64 {
         leaf.value()
     }
 
-    fn open(&self, _node: &NodeInfo<'_, G>) -> Children {
+    fn open(&self, _node: &NodeInfo) -> Children {
         Children::default()
     }
 
     #[inline]
-    fn add(&self, node: &NodeInfo<'_, G>, acc: &mut Children, child: &ChildInfo, value: f64) {
+    fn add(&self, node: &NodeInfo, acc: &mut Children, child: &ChildInfo, value: f64) {
         acc.add(node.turn == Turn::Chance, child, value);
     }
 
-    fn close(&self, node: &NodeInfo<'_, G>, mut acc: Children) -> f64 {
+    fn close(&self, node: &NodeInfo, mut acc: Children) -> f64 {
         match node.turn {
             Turn::Chance => acc.mean(),
             Turn::Player(Player::First) => self.value(acc.sort_descending(), self.m),
@@ -172,15 +170,7 @@ impl<G: Game, B: Bonus> Backup<G> for MAndN<B> {
         }
     }
 
-    #[inline]
-    fn child_score(&self, _node: &NodeInfo<'_, G>, child: &ChildInfo, value: &f64) -> f64 {
-        child.to_parent(*value)
-    }
 
-    #[inline]
-    fn scalar(&self, value: &f64) -> f64 {
-        *value
-    }
 
     fn name(&self) -> String {
         format!("m&n m={} n={}", self.m, self.n)

@@ -2,7 +2,7 @@
 //! (expectiminimax).
 
 use crate::backup::{Backup, ChildInfo, Leaf, NodeInfo, Pruning};
-use crate::game::{Game, Turn};
+use crate::game::Turn;
 
 /// The minimax backup in negamax form: a player node is worth the maximum of
 /// its children's values, each from the mover's point of view; a chance node
@@ -23,21 +23,19 @@ use crate::game::{Game, Turn};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Minimax;
 
-impl<G: Game> Backup<G> for Minimax {
+impl Backup for Minimax {
     type Value = f64;
     type Acc = f64;
 
-    fn pruning(&self) -> Pruning {
-        Pruning::Negamax
-    }
+    const PRUNING: Pruning = Pruning::Negamax;
 
     #[inline]
-    fn leaf(&self, _node: &NodeInfo<'_, G>, leaf: Leaf) -> f64 {
+    fn leaf(&self, _node: &NodeInfo, leaf: Leaf) -> f64 {
         leaf.value()
     }
 
     #[inline]
-    fn open(&self, node: &NodeInfo<'_, G>) -> f64 {
+    fn open(&self, node: &NodeInfo) -> f64 {
         match node.turn {
             Turn::Chance => 0.0,
             Turn::Player(_) => f64::NEG_INFINITY,
@@ -45,7 +43,7 @@ impl<G: Game> Backup<G> for Minimax {
     }
 
     #[inline]
-    fn add(&self, node: &NodeInfo<'_, G>, acc: &mut f64, child: &ChildInfo, value: f64) {
+    fn add(&self, node: &NodeInfo, acc: &mut f64, child: &ChildInfo, value: f64) {
         let v = child.to_parent(value);
         match node.turn {
             Turn::Chance => *acc += child.probability * v,
@@ -54,24 +52,12 @@ impl<G: Game> Backup<G> for Minimax {
     }
 
     #[inline]
-    fn close(&self, _node: &NodeInfo<'_, G>, acc: f64) -> f64 {
+    fn close(&self, _node: &NodeInfo, acc: f64) -> f64 {
         acc
     }
 
-    #[inline]
-    fn child_score(&self, _node: &NodeInfo<'_, G>, child: &ChildInfo, value: &f64) -> f64 {
-        child.to_parent(*value)
-    }
 
-    #[inline]
-    fn scalar(&self, value: &f64) -> f64 {
-        *value
-    }
 
-    #[inline]
-    fn from_scalar(&self, x: f64) -> Option<f64> {
-        Some(x)
-    }
 
     fn name(&self) -> String {
         "minimax".into()

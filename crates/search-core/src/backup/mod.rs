@@ -31,8 +31,8 @@ pub use rminimax::Rminimax;
 
 use std::fmt;
 
-use crate::game::{Game, Outcome, Player, Turn};
-use crate::search::Window;
+use crate::game::{Outcome, Player, Turn};
+use crate::window::Window;
 
 /// How far alpha-beta pruning is sound for a rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -114,10 +114,9 @@ impl Affine {
 }
 
 /// What the core knows about the node being backed up.
-#[derive(Debug)]
-pub struct NodeInfo<'a, G: Game> {
-    /// The state.
-    pub state: &'a G,
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct NodeInfo {
     /// Who acts here.
     pub turn: Turn,
     /// The point of view of this node's value: the player to move, or
@@ -128,13 +127,36 @@ pub struct NodeInfo<'a, G: Game> {
     pub root_player: Player,
     /// Plies from the search root.
     pub ply: u32,
-    /// Remaining depth in plies (the full-tree search uses a huge value).
+    /// Remaining depth (the full-tree search uses a huge value).
     pub depth: i32,
     /// The static value from [`perspective`](Self::perspective)'s point of
-    /// view, if the rule [needs it](Backup::needs_static).
+    /// view, if the rule [needs it](Backup::NEEDS_STATIC).
     pub static_value: Option<f64>,
     /// The number of children (moves or chance outcomes) of this node.
     pub children: usize,
+}
+
+impl NodeInfo {
+    /// A node for tests and for rules used outside the search core: `turn`,
+    /// seen from its mover (the first player at a chance node), at the root.
+    ///
+    /// ```
+    /// use search_core::backup::NodeInfo;
+    /// use search_core::{Player, Turn};
+    /// let n = NodeInfo::new(Turn::Player(Player::Second), Player::First);
+    /// assert_eq!(n.perspective, Player::Second);
+    /// ```
+    pub fn new(turn: Turn, root_player: Player) -> NodeInfo {
+        NodeInfo {
+            turn,
+            perspective: turn.player().unwrap_or(Player::First),
+            root_player,
+            ply: 0,
+            depth: 0,
+            static_value: None,
+            children: 0,
+        }
+    }
 }
 
 /// What the core knows about a child being added to its parent.
@@ -192,88 +214,116 @@ impl Leaf {
     }
 }
 
+/// A rule's value of a node: a number (`f64`) for most rules; EMM and
+/// product propagation carry more. The core needs it as a number (for
+/// windows, root scores and reports), and rules that prune must convert a
+/// number back.
+pub trait BackupValue: Copy + fmt::Debug {
+    /// The value as a number from the node's point of view (larger is
+    /// better for the node's player).
+    fn scalar(&self) -> f64;
+
+    /// The inverse of [`scalar`](BackupValue::scalar), for values the core
+    /// makes itself (transposition-table hits, bounds at pruned nodes).
+    /// Must be exact for the value types of rules that prune; `None` (the
+    /// default) for the others.
+    fn from_scalar(_x: f64) -> Option<Self> {
+        None
+    }
+}
+
+impl BackupValue for f64 {
+    #[inline]
+    fn scalar(&self) -> f64 {
+        *self
+    }
+
+    #[inline]
+    fn from_scalar(x: f64) -> Option<f64> {
+        Some(x)
+    }
+}
+
 /// A backup rule. See the [module documentation](self).
 ///
+/// Four methods are required: how a leaf is valued, and how an interior
+/// node's value is opened, accumulated child by child, and closed. The
+/// rest has defaults: no pruning, no static values, the child's number as
+/// its score.
+///
 /// ```
-/// use search_core::backup::{Backup, ChildInfo, Leaf, NodeInfo, Pruning};
-/// use search_core::Game;
+/// use search_core::backup::{Backup, ChildInfo, Leaf, NodeInfo};
 ///
 /// /// The average of the children's values (from the parent's view): a toy
 /// /// rule, not prunable.
 /// struct Average;
-/// impl<G: Game> Backup<G> for Average {
+/// impl Backup for Average {
 ///     type Value = f64;
 ///     type Acc = (f64, usize);
-///     fn pruning(&self) -> Pruning { Pruning::None }
-///     fn leaf(&self, _: &NodeInfo<'_, G>, leaf: Leaf) -> f64 {
+///     fn leaf(&self, _: &NodeInfo, leaf: Leaf) -> f64 {
 ///         leaf.value()
 ///     }
-///     fn open(&self, _: &NodeInfo<'_, G>) -> (f64, usize) { (0.0, 0) }
-///     fn add(&self, _: &NodeInfo<'_, G>, acc: &mut (f64, usize), c: &ChildInfo, v: f64) {
+///     fn open(&self, _: &NodeInfo) -> (f64, usize) { (0.0, 0) }
+///     fn add(&self, _: &NodeInfo, acc: &mut (f64, usize), c: &ChildInfo, v: f64) {
 ///         acc.0 += c.to_parent(v);
 ///         acc.1 += 1;
 ///     }
-///     fn close(&self, _: &NodeInfo<'_, G>, acc: (f64, usize)) -> f64 { acc.0 / acc.1 as f64 }
-///     fn child_score(&self, _: &NodeInfo<'_, G>, c: &ChildInfo, v: &f64) -> f64 { c.to_parent(*v) }
-///     fn scalar(&self, v: &f64) -> f64 { *v }
+///     fn close(&self, _: &NodeInfo, acc: (f64, usize)) -> f64 { acc.0 / acc.1 as f64 }
 /// }
+///
+/// use search_core::search::{Limits, Options, Search};
+/// use search_core::tree::{LiteralEval, LiteralTree};
+/// let t: LiteralTree = "max(min(1, 3), min(0, 10))".parse()?;
+/// let r = Search::new(Average, LiteralEval, Options::full_width())?.run(&t, &Limits::full_tree())?;
+/// assert_eq!(r.value, Some(3.5));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub trait Backup<G: Game> {
-    /// A node's backed-up value (`f64` for most rules; EMM carries an error
-    /// probability too).
-    type Value: Copy + fmt::Debug;
+pub trait Backup {
+    /// A node's backed-up value.
+    type Value: BackupValue;
     /// What the rule accumulates while a node's children come in.
     type Acc;
 
-    /// How far alpha-beta pruning is sound for this rule.
-    fn pruning(&self) -> Pruning;
+    /// How far alpha-beta pruning is sound for this rule. A search asked
+    /// to prune with a rule whose capability is [`Pruning::None`] (the
+    /// default) is refused when it is built.
+    const PRUNING: Pruning = Pruning::None;
 
     /// Whether [`NodeInfo::static_value`] must be filled at interior nodes
     /// (IOM, EMM). Rules that do not need it do not pay for it.
-    fn needs_static(&self) -> bool {
-        false
-    }
-
-    /// The value of a leaf.
-    fn leaf(&self, node: &NodeInfo<'_, G>, leaf: Leaf) -> Self::Value;
-
-    /// Starts accumulating an interior node's value.
-    fn open(&self, node: &NodeInfo<'_, G>) -> Self::Acc;
-
-    /// Adds one child's value (from the child's point of view).
-    fn add(&self, node: &NodeInfo<'_, G>, acc: &mut Self::Acc, child: &ChildInfo, value: Self::Value);
-
-    /// Finishes the node's value.
-    fn close(&self, node: &NodeInfo<'_, G>, acc: Self::Acc) -> Self::Value;
-
-    /// How good the child is for the player to move at `node`, as a number
-    /// (larger is better): the candidate value the child contributes. Root
-    /// move values, principal variations and policies are built on it.
-    fn child_score(&self, node: &NodeInfo<'_, G>, child: &ChildInfo, value: &Self::Value) -> f64;
-
-    /// A node's value as a number from the node's point of view.
-    fn scalar(&self, value: &Self::Value) -> f64;
-
-    /// The inverse of [`scalar`](Backup::scalar), for values the core makes
-    /// itself (transposition-table hits, bounds at pruned chance nodes).
-    /// Required, and must be exact, when [`pruning`](Backup::pruning) is not
-    /// [`Pruning::None`].
-    #[allow(clippy::wrong_self_convention)] // a conversion that needs the rule's parameters
-    fn from_scalar(&self, _x: f64) -> Option<Self::Value> {
-        None
-    }
-
-    /// The [`Affine`] form of a player node's backup, used for windows when
-    /// [`pruning`](Backup::pruning) is not [`Pruning::None`].
-    fn affine(&self, _node: &NodeInfo<'_, G>) -> Affine {
-        Affine::NEGAMAX
-    }
+    const NEEDS_STATIC: bool = false;
 
     /// Whether leaf values depend on the remaining depth (IOM's terminal
     /// rule `e·(2d+1)`). Iterative deepening then runs to the depth limit
-    /// even when the tree ends before it. The default is false.
-    fn leaf_depends_on_depth(&self) -> bool {
-        false
+    /// even when the tree ends before it.
+    const LEAF_DEPENDS_ON_DEPTH: bool = false;
+
+    /// The value of a leaf.
+    fn leaf(&self, node: &NodeInfo, leaf: Leaf) -> Self::Value;
+
+    /// Starts accumulating an interior node's value.
+    fn open(&self, node: &NodeInfo) -> Self::Acc;
+
+    /// Adds one child's value (from the child's point of view).
+    fn add(&self, node: &NodeInfo, acc: &mut Self::Acc, child: &ChildInfo, value: Self::Value);
+
+    /// Finishes the node's value.
+    fn close(&self, node: &NodeInfo, acc: Self::Acc) -> Self::Value;
+
+    /// How good the child is for the player to move at `node`, as a number
+    /// (larger is better): the candidate value the child contributes. Root
+    /// move values, principal variations and policies are built on it. The
+    /// default is the child's number from the node's point of view.
+    #[inline]
+    fn child_score(&self, _node: &NodeInfo, child: &ChildInfo, value: &Self::Value) -> f64 {
+        child.to_parent(value.scalar())
+    }
+
+    /// The [`Affine`] form of a player node's backup, used for windows when
+    /// [`PRUNING`](Backup::PRUNING) is not [`Pruning::None`].
+    #[inline]
+    fn affine(&self, _node: &NodeInfo) -> Affine {
+        Affine::NEGAMAX
     }
 
     /// A short name for reports.

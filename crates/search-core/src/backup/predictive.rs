@@ -5,7 +5,7 @@
 use crate::backup::children::Children;
 use crate::backup::{Backup, ChildInfo, Leaf, NodeInfo, Pruning};
 use crate::error::ParamError;
-use crate::game::{Game, Turn};
+use crate::game::Turn;
 
 /// How [`Predictive`]'s weights `PS, (1−PS)·PS, …, (1−PS)^(Br−1)·PS` are
 /// used.
@@ -121,29 +121,27 @@ impl Predictive {
     }
 }
 
-impl<G: Game> Backup<G> for Predictive {
+impl Backup for Predictive {
     type Value = f64;
     type Acc = Children;
 
-    fn pruning(&self) -> Pruning {
-        Pruning::None
-    }
+    const PRUNING: Pruning = Pruning::None;
 
     #[inline]
-    fn leaf(&self, _node: &NodeInfo<'_, G>, leaf: Leaf) -> f64 {
+    fn leaf(&self, _node: &NodeInfo, leaf: Leaf) -> f64 {
         leaf.value()
     }
 
-    fn open(&self, _node: &NodeInfo<'_, G>) -> Children {
+    fn open(&self, _node: &NodeInfo) -> Children {
         Children::default()
     }
 
     #[inline]
-    fn add(&self, node: &NodeInfo<'_, G>, acc: &mut Children, child: &ChildInfo, value: f64) {
+    fn add(&self, node: &NodeInfo, acc: &mut Children, child: &ChildInfo, value: f64) {
         acc.add(node.turn == Turn::Chance, child, value);
     }
 
-    fn close(&self, node: &NodeInfo<'_, G>, mut acc: Children) -> f64 {
+    fn close(&self, node: &NodeInfo, mut acc: Children) -> f64 {
         match node.turn {
             Turn::Chance => acc.mean(),
             Turn::Player(p) if p == node.root_player => {
@@ -153,15 +151,7 @@ impl<G: Game> Backup<G> for Predictive {
         }
     }
 
-    #[inline]
-    fn child_score(&self, _node: &NodeInfo<'_, G>, child: &ChildInfo, value: &f64) -> f64 {
-        child.to_parent(*value)
-    }
 
-    #[inline]
-    fn scalar(&self, value: &f64) -> f64 {
-        *value
-    }
 
     fn name(&self) -> String {
         format!("predictive ps={}", self.ps)

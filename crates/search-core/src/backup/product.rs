@@ -2,9 +2,9 @@
 //! probabilities, combined as if the children were independent.
 
 use crate::backup::logistic::{ln_one_minus_exp, ln_sigmoid};
-use crate::backup::{Backup, ChildInfo, Leaf, NodeInfo, Pruning};
+use crate::backup::{Backup, BackupValue, ChildInfo, Leaf, NodeInfo, Pruning};
 use crate::error::ParamError;
-use crate::game::{Game, Outcome, Turn};
+use crate::game::{Outcome, Turn};
 
 /// A product-propagation value: the probability `P` that the side to move
 /// wins, kept as the pair `(ln P, ln(1 − P))` so that probabilities within
@@ -178,15 +178,22 @@ impl Product {
     }
 }
 
-impl<G: Game> Backup<G> for Product {
+impl BackupValue for ProductValue {
+    /// The log-odds of winning, `ln P(win) − ln P(loss)`, from the node's
+    /// point of view.
+    #[inline]
+    fn scalar(&self) -> f64 {
+        self.log_odds()
+    }
+}
+
+impl Backup for Product {
     type Value = ProductValue;
     type Acc = ProductAcc;
 
-    fn pruning(&self) -> Pruning {
-        Pruning::None
-    }
+    const PRUNING: Pruning = Pruning::None;
 
-    fn leaf(&self, node: &NodeInfo<'_, G>, leaf: Leaf) -> ProductValue {
+    fn leaf(&self, node: &NodeInfo, leaf: Leaf) -> ProductValue {
         match leaf {
             Leaf::Terminal { outcome: Outcome::Win(p), .. } if p == node.perspective => ProductValue::WIN,
             Leaf::Terminal { outcome: Outcome::Win(_), .. } => ProductValue::LOSS,
@@ -195,12 +202,12 @@ impl<G: Game> Backup<G> for Product {
         }
     }
 
-    fn open(&self, _node: &NodeInfo<'_, G>) -> ProductAcc {
+    fn open(&self, _node: &NodeInfo) -> ProductAcc {
         ProductAcc { ln_all_lose: 0.0, win: LogSum::EMPTY, loss: LogSum::EMPTY }
     }
 
     #[inline]
-    fn add(&self, node: &NodeInfo<'_, G>, acc: &mut ProductAcc, child: &ChildInfo, value: ProductValue) {
+    fn add(&self, node: &NodeInfo, acc: &mut ProductAcc, child: &ChildInfo, value: ProductValue) {
         let ours = if child.flip { value.flipped() } else { value };
         match node.turn {
             Turn::Chance => {
@@ -212,22 +219,11 @@ impl<G: Game> Backup<G> for Product {
         }
     }
 
-    fn close(&self, node: &NodeInfo<'_, G>, acc: ProductAcc) -> ProductValue {
+    fn close(&self, node: &NodeInfo, acc: ProductAcc) -> ProductValue {
         match node.turn {
             Turn::Chance => ProductValue { ln_win: acc.win.ln(), ln_loss: acc.loss.ln() },
             Turn::Player(_) => ProductValue { ln_win: ln_one_minus_exp(acc.ln_all_lose), ln_loss: acc.ln_all_lose },
         }
-    }
-
-    #[inline]
-    fn child_score(&self, _node: &NodeInfo<'_, G>, child: &ChildInfo, value: &ProductValue) -> f64 {
-        let s = value.log_odds();
-        if child.flip { -s } else { s }
-    }
-
-    #[inline]
-    fn scalar(&self, value: &ProductValue) -> f64 {
-        value.log_odds()
     }
 
     fn name(&self) -> String {

@@ -47,10 +47,9 @@ pub use softmin::{SoftMin, soft_min};
 
 pub(crate) use costs::{checked, leaf_cost};
 
-use crate::backup::{Backup, ChildInfo, Leaf, NodeInfo, Pruning};
+use crate::backup::{Backup, BackupValue, ChildInfo, Leaf, NodeInfo, Pruning};
 use crate::error::ParamError;
-use crate::game::{Game, Turn};
-use crate::search::SearchResult;
+use crate::game::Turn;
 
 /// Checks an inverse temperature: `θ > 0`, possibly `+∞` (minimax); NaN,
 /// zero and negative values are errors.
@@ -63,7 +62,13 @@ use crate::search::SearchResult;
 /// assert!(check_theta(f64::NAN).is_err());
 /// ```
 pub fn check_theta(theta: f64) -> Result<f64, ParamError> {
-    if theta > 0.0 { Ok(theta) } else { Err(ParamError::new("theta", format!("must be > 0 (or +inf), got {theta}"))) }
+    // Subnormal temperatures are refused: 1/θ overflows and every soft
+    // value would be ±∞ or NaN.
+    if theta >= f64::MIN_POSITIVE {
+        Ok(theta)
+    } else {
+        Err(ParamError::new("theta", format!("must be a normal number > 0 (or +inf), got {theta}")))
+    }
 }
 
 /// Who decides at a node, for the asymmetric Rminimax model.
@@ -79,7 +84,7 @@ pub(crate) enum Role {
 
 impl Role {
     #[inline]
-    pub(crate) fn of<G: Game>(node: &NodeInfo<'_, G>) -> Role {
+    pub(crate) fn of(node: &NodeInfo) -> Role {
         match node.turn {
             Turn::Chance => Role::Chance,
             Turn::Player(p) if p == node.root_player => Role::Ai,
@@ -93,7 +98,7 @@ impl Role {
 /// who maximises the AI's cost: `total`). Chance nodes use their
 /// perspective (the first player's).
 #[inline]
-pub(crate) fn score_of<G: Game>(node: &NodeInfo<'_, G>, total: f64) -> f64 {
+pub(crate) fn score_of(node: &NodeInfo, total: f64) -> f64 {
     if node.perspective == node.root_player { -total } else { total }
 }
 
@@ -143,17 +148,21 @@ impl<C: CostModel> Rminimax<C> {
         &self.costs
     }
 
-    /// The AI's transition probabilities at the root of `result` (a search
-    /// with this rule, rooted at a player node), in the order of
-    /// `result.root_moves`: eq. (10), `p_i = exp(−θ (c_i + V_i − V_root))`
-    /// (not renormalised; they sum to one up to rounding). At θ = +∞ the
-    /// optimal moves share the probability equally.
+    /// The AI's transition probabilities at a root whose value is
+    /// `root_value` and whose moves have `scores` (a search with this rule,
+    /// rooted at a player node: [`SearchResult::value`] and
+    /// [`SearchResult::scores`]): eq. (10),
+    /// `p_i = exp(−θ (c_i + V_i − V_root))` (not renormalised; they sum to
+    /// one up to rounding). At θ = +∞ the optimal moves share the
+    /// probability equally.
+    ///
+    /// [`SearchResult::value`]: crate::search::SearchResult::value
+    /// [`SearchResult::scores`]: crate::search::SearchResult::scores
     ///
     /// Errors: a cost was negative or not finite (`"costs"`).
-    pub fn transition_probabilities<M>(&self, result: &SearchResult<M>) -> Result<Vec<f64>, ParamError> {
+    pub fn transition_probabilities(&self, root_value: f64, scores: &[f64]) -> Result<Vec<f64>, ParamError> {
         // Root values are the AI's: value = −V_root, score_i = −(c_i + V_i).
-        let scores: Vec<f64> = result.root_moves.iter().map(|m| m.score).collect();
-        if result.value.is_nan() || scores.iter().any(|s| s.is_nan()) {
+        if root_value.is_nan() || scores.iter().any(|s| s.is_nan()) {
             return Err(invalid_costs());
         }
         if self.theta == f64::INFINITY {
@@ -161,7 +170,7 @@ impl<C: CostModel> Rminimax<C> {
             let n = scores.iter().filter(|&&s| s == best).count() as f64;
             return Ok(scores.iter().map(|&s| if s == best { 1.0 / n } else { 0.0 }).collect());
         }
-        Ok(scores.iter().map(|&s| (self.theta * (s - result.value)).exp()).collect())
+        Ok(scores.iter().map(|&s| (self.theta * (s - root_value)).exp()).collect())
     }
 }
 
@@ -201,24 +210,30 @@ pub enum RminimaxAcc {
     Mean(f64),
 }
 
-impl<G: Game, C: CostModel> Backup<G> for Rminimax<C> {
+impl BackupValue for RminimaxValue {
+    /// `−V_k` from the AI's point of view, `V_k` from the opponent's.
+    #[inline]
+    fn scalar(&self) -> f64 {
+        if self.ai_view { -self.cost_to_go } else { self.cost_to_go }
+    }
+}
+
+impl<C: CostModel> Backup for Rminimax<C> {
     type Value = RminimaxValue;
     type Acc = RminimaxAcc;
 
     /// [`Pruning::None`]: a soft minimum depends on every child.
-    fn pruning(&self) -> Pruning {
-        Pruning::None
-    }
+    const PRUNING: Pruning = Pruning::None;
 
     #[inline]
-    fn leaf(&self, node: &NodeInfo<'_, G>, leaf: Leaf) -> RminimaxValue {
+    fn leaf(&self, node: &NodeInfo, leaf: Leaf) -> RminimaxValue {
         let arc = leaf_cost(&self.costs, node, leaf);
         let ai_view = node.perspective == node.root_player;
         RminimaxValue { cost_to_go: if arc.is_nan() { f64::NAN } else { 0.0 }, arc, ai_view }
     }
 
     #[inline]
-    fn open(&self, node: &NodeInfo<'_, G>) -> RminimaxAcc {
+    fn open(&self, node: &NodeInfo) -> RminimaxAcc {
         match Role::of(node) {
             Role::Ai => RminimaxAcc::Soft(SoftMin::new(self.theta)),
             Role::Opponent => RminimaxAcc::Max(f64::NEG_INFINITY),
@@ -227,7 +242,7 @@ impl<G: Game, C: CostModel> Backup<G> for Rminimax<C> {
     }
 
     #[inline]
-    fn add(&self, _node: &NodeInfo<'_, G>, acc: &mut RminimaxAcc, child: &ChildInfo, value: RminimaxValue) {
+    fn add(&self, _node: &NodeInfo, acc: &mut RminimaxAcc, child: &ChildInfo, value: RminimaxValue) {
         let x = value.total();
         match acc {
             RminimaxAcc::Soft(s) => s.add(x),
@@ -237,7 +252,7 @@ impl<G: Game, C: CostModel> Backup<G> for Rminimax<C> {
     }
 
     #[inline]
-    fn close(&self, node: &NodeInfo<'_, G>, acc: RminimaxAcc) -> RminimaxValue {
+    fn close(&self, node: &NodeInfo, acc: RminimaxAcc) -> RminimaxValue {
         let cost_to_go = match acc {
             RminimaxAcc::Soft(s) => s.value(),
             RminimaxAcc::Max(m) | RminimaxAcc::Mean(m) => m,
@@ -249,14 +264,8 @@ impl<G: Game, C: CostModel> Backup<G> for Rminimax<C> {
     /// `−(c_kk' + V_k')` where the AI decides (higher is better for it);
     /// `c_kk' + V_k'` where the opponent does.
     #[inline]
-    fn child_score(&self, node: &NodeInfo<'_, G>, _child: &ChildInfo, value: &RminimaxValue) -> f64 {
+    fn child_score(&self, node: &NodeInfo, _child: &ChildInfo, value: &RminimaxValue) -> f64 {
         score_of(node, value.total())
-    }
-
-    /// `−V_k` from the AI's point of view, `V_k` from the opponent's.
-    #[inline]
-    fn scalar(&self, value: &RminimaxValue) -> f64 {
-        if value.ai_view { -value.cost_to_go } else { value.cost_to_go }
     }
 
     fn name(&self) -> String {

@@ -3,17 +3,17 @@
 
 use rand::RngCore;
 
-use crate::agent::{Agent, sample_index};
-use crate::backup::Backup;
+use crate::agent::Agent;
+use crate::rng::sample_index;
 use crate::backup::rminimax::{CostModel, Rminimax, invalid_costs};
 use crate::error::{GameError, ParamError};
 use crate::eval::Evaluator;
-use crate::game::Game;
+use crate::game::{Game, Turn};
 use crate::policy::distribution::{EpsilonGreedy, MoveDistribution, Softmax};
-use crate::search::{Bound, Limits, Options, Search};
+use crate::search::{Bound, DynSearch, Limits, Options, Search};
 
 /// Plays by sampling a [`MoveDistribution`] over the root move scores of a
-/// [`Search`]. All randomness comes from the RNG passed to
+/// search within fixed limits. All randomness comes from the RNG passed to
 /// [`choose`](Agent::choose).
 ///
 /// The scores must be exact: search full width ([`Options::full_width`]) or
@@ -27,7 +27,7 @@ use crate::search::{Bound, Limits, Options, Search};
 /// use search_core::tree::{LiteralEval, LiteralTree};
 ///
 /// let t: LiteralTree = "min(1, max(2), max(98, 99, 100))".parse()?;
-/// let mut ai = rminimax_agent(1.0, UtilityCosts::default(), LiteralEval, Limits::default())?;
+/// let mut ai = rminimax_agent(1.0, UtilityCosts::default(), LiteralEval, Limits::full_tree())?;
 /// let p = ai.distribution(&t)?;
 /// assert!((p.iter().map(|m| m.1).sum::<f64>() - 1.0).abs() < 1e-12);
 /// assert!(p[0].1 > p[1].1 && p[1].1 > p[2].1);
@@ -36,20 +36,22 @@ use crate::search::{Bound, Limits, Options, Search};
 /// # Ok::<(), search_core::GameError>(())
 /// ```
 #[derive(Debug)]
-pub struct PolicyAgent<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistribution> {
-    search: Search<G, E, R>,
+pub struct PolicyAgent<S, D: MoveDistribution> {
+    search: S,
+    limits: Limits,
     dist: D,
     probs: Vec<f64>,
 }
 
-impl<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistribution> PolicyAgent<G, E, R, D> {
-    /// An agent sampling `dist` over the root scores of `search`.
-    pub fn new(search: Search<G, E, R>, dist: D) -> Self {
-        PolicyAgent { search, dist, probs: Vec::new() }
+impl<S, D: MoveDistribution> PolicyAgent<S, D> {
+    /// An agent sampling `dist` over the root scores of `search` within
+    /// `limits`.
+    pub fn new(search: S, limits: Limits, dist: D) -> Self {
+        PolicyAgent { search, limits, dist, probs: Vec::new() }
     }
 
     /// The underlying search.
-    pub fn search(&mut self) -> &mut Search<G, E, R> {
+    pub fn search(&mut self) -> &mut S {
         &mut self.search
     }
 
@@ -62,12 +64,21 @@ impl<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistribution> PolicyAgent<G,
     ///
     /// Errors: the game is over; a search error; NaN scores (an invalid
     /// arc cost); inexact (pruned) root scores.
-    pub fn distribution(&mut self, state: &G) -> Result<Vec<(G::Move, f64)>, GameError> {
+    pub fn distribution<G: Game>(&mut self, state: &G) -> Result<Vec<(G::Move, f64)>, GameError>
+    where
+        S: DynSearch<G>,
+    {
         self.fill(state).map(|moves| moves.into_iter().zip(self.probs.iter().copied()).collect())
     }
 
-    fn fill(&mut self, state: &G) -> Result<Vec<G::Move>, GameError> {
-        let result = self.search.run(state)?;
+    fn fill<G: Game>(&mut self, state: &G) -> Result<Vec<G::Move>, GameError>
+    where
+        S: DynSearch<G>,
+    {
+        if state.turn() == Turn::Chance {
+            return Err(GameError::ChanceNode);
+        }
+        let result = self.search.run(state, &self.limits)?;
         if result.root_moves.iter().any(|m| m.score.is_nan()) {
             return Err(invalid_costs().into());
         }
@@ -78,14 +89,14 @@ impl<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistribution> PolicyAgent<G,
             return Err(GameError::GameOver);
         }
         let scores: Vec<f64> = result.root_moves.iter().map(|m| m.score).collect();
-        self.dist.distribution(&scores, &mut self.probs);
+        self.dist.distribution(&scores, &mut self.probs)?;
         Ok(result.root_moves.iter().map(|m| m.mv).collect())
     }
 }
 
-impl<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistribution> Agent<G> for PolicyAgent<G, E, R, D> {
+impl<G: Game, S: DynSearch<G>, D: MoveDistribution> Agent<G> for PolicyAgent<S, D> {
     fn name(&self) -> String {
-        format!("{} / {}", self.search.rule().name(), self.dist.name())
+        format!("{} / {}", self.search.name(), self.dist.name())
     }
 
     fn choose(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<G::Move, GameError> {
@@ -101,12 +112,12 @@ impl<G: Game, E: Evaluator<G>, R: Backup<G>, D: MoveDistribution> Agent<G> for P
 /// The Rminimax player: [`Rminimax`] with θ and `costs` (full width, within
 /// `limits`), sampling eq. (10) (a [`Softmax`] with the same θ over the
 /// root scores `−(c + V)`).
-pub type RminimaxAgent<G, E, C> = PolicyAgent<G, E, Rminimax<C>, Softmax>;
+pub type RminimaxAgent<G, E, C> = PolicyAgent<Search<G, Rminimax<C>, E>, Softmax>;
 
 /// An [`RminimaxAgent`]. Each player of a match can have its own, with its
 /// own θ (the paper's experiments randomize both players).
 ///
-/// Errors: θ NaN or `≤ 0`.
+/// Errors: θ NaN, `≤ 0` or subnormal.
 pub fn rminimax_agent<G, E, C>(
     theta: f64,
     costs: C,
@@ -119,7 +130,7 @@ where
     C: CostModel,
 {
     let rule = Rminimax::with_costs(theta, costs)?;
-    Ok(PolicyAgent::new(Search::new(rule, eval, Options::full_width()).limits(limits), Softmax::new(theta)?))
+    Ok(PolicyAgent::new(Search::new(rule, eval, Options::full_width())?, limits, Softmax::new(theta)?))
 }
 
 /// ε-greedy as in the paper's footnote 2 over the minimax cost-to-go under
@@ -131,31 +142,31 @@ pub fn epsilon_greedy_agent<G, E, C>(
     costs: C,
     eval: E,
     limits: Limits,
-) -> Result<PolicyAgent<G, E, Rminimax<C>, EpsilonGreedy>, ParamError>
+) -> Result<PolicyAgent<Search<G, Rminimax<C>, E>, EpsilonGreedy>, ParamError>
 where
     G: Game,
     E: Evaluator<G>,
     C: CostModel,
 {
     let rule = Rminimax::with_costs(f64::INFINITY, costs)?;
-    Ok(PolicyAgent::new(Search::new(rule, eval, Options::full_width()).limits(limits), EpsilonGreedy::new(epsilon)?))
+    Ok(PolicyAgent::new(Search::new(rule, eval, Options::full_width())?, limits, EpsilonGreedy::new(epsilon)?))
 }
 
 /// Boltzmann exploration over the one-step backed-up minimax costs
 /// (`p ∝ exp(−θ (c + V_minimax))`).
 ///
-/// Errors: θ NaN or `≤ 0`.
+/// Errors: θ NaN, `≤ 0` or subnormal.
 pub fn boltzmann_agent<G, E, C>(
     theta: f64,
     costs: C,
     eval: E,
     limits: Limits,
-) -> Result<PolicyAgent<G, E, Rminimax<C>, Softmax>, ParamError>
+) -> Result<PolicyAgent<Search<G, Rminimax<C>, E>, Softmax>, ParamError>
 where
     G: Game,
     E: Evaluator<G>,
     C: CostModel,
 {
     let rule = Rminimax::with_costs(f64::INFINITY, costs)?;
-    Ok(PolicyAgent::new(Search::new(rule, eval, Options::full_width()).limits(limits), Softmax::new(theta)?))
+    Ok(PolicyAgent::new(Search::new(rule, eval, Options::full_width())?, limits, Softmax::new(theta)?))
 }

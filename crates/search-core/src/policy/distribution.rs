@@ -15,22 +15,33 @@ use crate::error::ParamError;
 /// use search_core::policy::{EpsilonGreedy, Greedy, MoveDistribution, Softmax};
 /// let scores = [1.0, 3.0, 3.0, 0.0];
 /// let mut p = Vec::new();
-/// Greedy.distribution(&scores, &mut p);
+/// Greedy.distribution(&scores, &mut p)?;
 /// assert_eq!(p, [0.0, 0.5, 0.5, 0.0]);
-/// EpsilonGreedy::new(0.75)?.distribution(&scores, &mut p);
+/// EpsilonGreedy::new(0.75)?.distribution(&scores, &mut p)?;
 /// assert_eq!(p, [0.125, 0.375, 0.375, 0.125]);
-/// Softmax::new(f64::INFINITY)?.distribution(&scores, &mut p);
+/// Softmax::new(f64::INFINITY)?.distribution(&scores, &mut p)?;
 /// assert_eq!(p, [0.0, 0.5, 0.5, 0.0]);
+/// assert!(Softmax::new(1.0)?.distribution(&[f64::INFINITY, 0.0], &mut p).is_err());
 /// # Ok::<(), search_core::ParamError>(())
 /// ```
 pub trait MoveDistribution {
-    /// Replaces the contents of `out` by one probability per score. The
-    /// scores must not be NaN (callers check); empty scores give an empty
-    /// distribution.
-    fn distribution(&self, scores: &[f64], out: &mut Vec<f64>);
+    /// Replaces the contents of `out` by one probability per score; empty
+    /// scores give an empty distribution.
+    ///
+    /// Errors: a score that is NaN or infinite (`out` is then left empty).
+    fn distribution(&self, scores: &[f64], out: &mut Vec<f64>) -> Result<(), ParamError>;
 
     /// A short name for reports.
     fn name(&self) -> String;
+}
+
+/// Checks that every score is finite.
+fn check_scores(scores: &[f64], out: &mut Vec<f64>) -> Result<(), ParamError> {
+    out.clear();
+    match scores.iter().find(|s| !s.is_finite()) {
+        Some(s) => Err(ParamError::new("scores", format!("move scores must be finite, got {s}"))),
+        None => Ok(()),
+    }
 }
 
 fn best_and_count(scores: &[f64]) -> (f64, usize) {
@@ -43,10 +54,11 @@ fn best_and_count(scores: &[f64]) -> (f64, usize) {
 pub struct Greedy;
 
 impl MoveDistribution for Greedy {
-    fn distribution(&self, scores: &[f64], out: &mut Vec<f64>) {
-        out.clear();
+    fn distribution(&self, scores: &[f64], out: &mut Vec<f64>) -> Result<(), ParamError> {
+        check_scores(scores, out)?;
         let (best, n) = best_and_count(scores);
         out.extend(scores.iter().map(|&s| if s == best { 1.0 / n as f64 } else { 0.0 }));
+        Ok(())
     }
 
     fn name(&self) -> String {
@@ -66,7 +78,8 @@ pub struct Softmax {
 }
 
 impl Softmax {
-    /// Inverse temperature `theta > 0` (or +∞). Errors on NaN or `≤ 0`.
+    /// Inverse temperature `theta > 0` (or +∞). Errors on NaN, `≤ 0` or a
+    /// subnormal θ.
     pub fn new(theta: f64) -> Result<Self, ParamError> {
         Ok(Softmax { theta: check_theta(theta)? })
     }
@@ -78,15 +91,19 @@ impl Softmax {
 }
 
 impl MoveDistribution for Softmax {
-    fn distribution(&self, scores: &[f64], out: &mut Vec<f64>) {
+    /// Total on finite scores for every valid θ: the best move's term is
+    /// `exp(0) = 1`, so the sum is at least one; a gap so large that
+    /// `θ·gap` overflows gives exactly 0.
+    fn distribution(&self, scores: &[f64], out: &mut Vec<f64>) -> Result<(), ParamError> {
         if self.theta == f64::INFINITY {
             return Greedy.distribution(scores, out);
         }
-        out.clear();
+        check_scores(scores, out)?;
         let (best, _) = best_and_count(scores);
         out.extend(scores.iter().map(|&s| (self.theta * (s - best)).exp()));
         let total: f64 = out.iter().sum();
         out.iter_mut().for_each(|p| *p /= total);
+        Ok(())
     }
 
     fn name(&self) -> String {
@@ -123,13 +140,14 @@ impl EpsilonGreedy {
 }
 
 impl MoveDistribution for EpsilonGreedy {
-    fn distribution(&self, scores: &[f64], out: &mut Vec<f64>) {
-        out.clear();
+    fn distribution(&self, scores: &[f64], out: &mut Vec<f64>) -> Result<(), ParamError> {
+        check_scores(scores, out)?;
         let (best, n) = best_and_count(scores);
         let m = scores.len() - n;
         let (opt, other) =
             if m == 0 { (1.0 / n as f64, 0.0) } else { (self.epsilon / n as f64, (1.0 - self.epsilon) / m as f64) };
         out.extend(scores.iter().map(|&s| if s == best { opt } else { other }));
+        Ok(())
     }
 
     fn name(&self) -> String {

@@ -41,7 +41,7 @@ use crate::backup::rminimax::{Rminimax, UtilityCosts};
 use crate::error::GameError;
 use crate::policy::path::{PathAnalysis, TreePolicy};
 use crate::policy::solve::PolicyFamily;
-use crate::search::{Options, Search};
+use crate::search::{Limits, Options, Search};
 use crate::tree::{LiteralEval, LiteralTree};
 
 /// The closest natural tree for Table I (see the [module documentation](self)).
@@ -72,8 +72,8 @@ pub fn table1() -> Result<Vec<Table1Row>, GameError> {
         .iter()
         .map(|col| {
             let rule = Rminimax::new(col.theta)?;
-            let r = Search::new(rule, LiteralEval, Options::full_width()).run(&tree)?;
-            let p = rule.transition_probabilities(&r)?;
+            let r = Search::new(rule, LiteralEval, Options::full_width())?.run(&tree, &Limits::full_tree())?;
+            let p = rule.transition_probabilities(r.value.unwrap_or(f64::NAN), &r.scores())?;
             Ok(Table1Row { theta: col.theta, p12: p[0], p13: p[1] })
         })
         .collect()

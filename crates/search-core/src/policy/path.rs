@@ -36,7 +36,7 @@ use std::cell::Cell;
 use smallvec::SmallVec;
 
 use crate::backup::rminimax::{CostModel, Role, check_theta, checked, leaf_cost, score_of, soft_min};
-use crate::backup::{Backup, ChildInfo, Leaf, NodeInfo, Pruning};
+use crate::backup::{Backup, BackupValue, ChildInfo, Leaf, NodeInfo, Pruning};
 use crate::error::{GameError, ParamError};
 use crate::eval::Evaluator;
 use crate::game::Game;
@@ -169,15 +169,20 @@ fn poisoned(arc: f64, ai_view: bool) -> PathValue {
     PathValue { cost_to_go: f64::NAN, entropy: f64::NAN, expected_cost: f64::NAN, arc, ai_view }
 }
 
-impl<G: Game, C: CostModel> Backup<G> for PathEval<C> {
+impl BackupValue for PathValue {
+    #[inline]
+    fn scalar(&self) -> f64 {
+        if self.ai_view { -self.cost_to_go } else { self.cost_to_go }
+    }
+}
+
+impl<C: CostModel> Backup for PathEval<C> {
     type Value = PathValue;
     type Acc = SmallVec<[PathChild; 8]>;
 
-    fn pruning(&self) -> Pruning {
-        Pruning::None
-    }
+    const PRUNING: Pruning = Pruning::None;
 
-    fn leaf(&self, node: &NodeInfo<'_, G>, leaf: Leaf) -> PathValue {
+    fn leaf(&self, node: &NodeInfo, leaf: Leaf) -> PathValue {
         let arc = leaf_cost(&self.costs, node, leaf);
         let ai_view = node.perspective == node.root_player;
         if arc.is_nan() {
@@ -186,11 +191,11 @@ impl<G: Game, C: CostModel> Backup<G> for PathEval<C> {
         PathValue { cost_to_go: 0.0, entropy: 0.0, expected_cost: 0.0, arc, ai_view }
     }
 
-    fn open(&self, _node: &NodeInfo<'_, G>) -> Self::Acc {
+    fn open(&self, _node: &NodeInfo) -> Self::Acc {
         SmallVec::new()
     }
 
-    fn add(&self, _node: &NodeInfo<'_, G>, acc: &mut Self::Acc, child: &ChildInfo, v: PathValue) {
+    fn add(&self, _node: &NodeInfo, acc: &mut Self::Acc, child: &ChildInfo, v: PathValue) {
         acc.push(PathChild {
             total: v.arc + v.cost_to_go,
             entropy: v.entropy,
@@ -199,7 +204,7 @@ impl<G: Game, C: CostModel> Backup<G> for PathEval<C> {
         });
     }
 
-    fn close(&self, node: &NodeInfo<'_, G>, acc: Self::Acc) -> PathValue {
+    fn close(&self, node: &NodeInfo, acc: Self::Acc) -> PathValue {
         let arc = checked(self.costs.interior());
         let ai_view = node.perspective == node.root_player;
         if acc.iter().any(|c| c.total.is_nan() || c.cost.is_nan()) {
@@ -213,7 +218,12 @@ impl<G: Game, C: CostModel> Backup<G> for PathEval<C> {
                 let totals: SmallVec<[f64; 8]> = acc.iter().map(|c| c.total).collect();
                 let scores: SmallVec<[f64; 8]> = totals.iter().map(|t| -t).collect();
                 let mut p = Vec::with_capacity(acc.len());
-                self.local.dist().distribution(&scores, &mut p);
+                if self.local.dist().distribution(&scores, &mut p).is_err() {
+                    if node.ply == 0 {
+                        self.root.set(None);
+                    }
+                    return poisoned(arc, ai_view);
+                }
                 let v = match self.soft {
                     Some(theta) => soft_min(&totals, theta),
                     None => totals.iter().copied().fold(f64::INFINITY, f64::min),
@@ -247,12 +257,8 @@ impl<G: Game, C: CostModel> Backup<G> for PathEval<C> {
         value
     }
 
-    fn child_score(&self, node: &NodeInfo<'_, G>, _child: &ChildInfo, v: &PathValue) -> f64 {
+    fn child_score(&self, node: &NodeInfo, _child: &ChildInfo, v: &PathValue) -> f64 {
         score_of(node, v.arc + v.cost_to_go)
-    }
-
-    fn scalar(&self, v: &PathValue) -> f64 {
-        if v.ai_view { -v.cost_to_go } else { v.cost_to_go }
     }
 
     fn name(&self) -> String {
@@ -303,7 +309,7 @@ impl<G: Game, E: Evaluator<G> + Clone, C: CostModel + Clone> PathAnalysis<G, E, 
     /// Policies played from `root`, valued by `eval` at the leaves, with arc
     /// costs `costs`; the whole tree (no depth limit).
     pub fn new(root: G, eval: E, costs: C) -> Self {
-        PathAnalysis { root, eval, costs, limits: Limits::default() }
+        PathAnalysis { root, eval, costs, limits: Limits::full_tree() }
     }
 
     /// Limits the tree to `depth` plies (horizon costs below).
@@ -323,8 +329,8 @@ impl<G: Game, E: Evaluator<G> + Clone, C: CostModel + Clone> PathAnalysis<G, E, 
     /// (`"costs"`), a finished root, a zero depth.
     pub fn stats(&self, policy: TreePolicy) -> Result<PathStats, GameError> {
         let rule = PathEval::new(policy, self.costs.clone())?;
-        let mut search = Search::new(rule, self.eval.clone(), Options::full_width()).limits(self.limits.clone());
-        search.run(&self.root)?;
+        let mut search = Search::new(rule, self.eval.clone(), Options::full_width())?;
+        search.run(&self.root, &self.limits)?;
         let root = search.rule().root.get().filter(|v| !v.cost_to_go.is_nan() && !v.expected_cost.is_nan());
         let root = root.ok_or_else(crate::backup::rminimax::invalid_costs)?;
         Ok(PathStats { cost_to_go: root.cost_to_go, entropy: root.entropy, expected_cost: root.expected_cost })

@@ -3,38 +3,39 @@
 use rand::RngCore;
 
 use crate::agent::Agent;
-use crate::backup::Backup;
 use crate::error::GameError;
-use crate::eval::Evaluator;
-use crate::game::Game;
-use crate::search::Search;
+use crate::game::{Game, Turn};
+use crate::search::{DynSearch, Limits};
 
-/// Plays the best move of a [`Search`]; exact ties among the best moves are
-/// broken uniformly at random with the agent's RNG (or by search order).
+/// Plays the best move of a search within fixed limits; exact ties among
+/// the best moves are broken uniformly at random with the agent's RNG (or
+/// by search order). Holds any [`DynSearch`]: a [`Search`](crate::search::Search)
+/// or a boxed one chosen at run time.
 ///
 /// ```
 /// use search_core::{Agent, arena::play_match, RandomAgent};
 /// use search_core::backup::Minimax;
-/// use search_core::search::{Options, Search, SearchAgent};
+/// use search_core::search::{Limits, Search, SearchAgent};
 /// use search_core::tree::{LiteralEval, LiteralTree};
 ///
 /// let t: LiteralTree = "max(min(1, 5), min(4, 6))".parse()?;
-/// let mut player = SearchAgent::new(Search::new(Minimax, LiteralEval, Options::default()));
+/// let mut player = SearchAgent::new(Search::recommended(Minimax, LiteralEval)?, Limits::full_tree());
 /// let record = play_match(&t, &mut player, &mut RandomAgent, 1, None)?;
 /// assert_eq!(record.moves[0], 1); // max picks the right min node (worth 4)
-/// # Ok::<(), search_core::GameError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
-pub struct SearchAgent<G: Game, E: Evaluator<G>, R: Backup<G>> {
-    search: Search<G, E, R>,
+pub struct SearchAgent<S> {
+    search: S,
+    limits: Limits,
     random_ties: bool,
     name: Option<String>,
 }
 
-impl<G: Game, E: Evaluator<G>, R: Backup<G>> SearchAgent<G, E, R> {
-    /// An agent that breaks ties at random.
-    pub fn new(search: Search<G, E, R>) -> Self {
-        SearchAgent { search, random_ties: true, name: None }
+impl<S> SearchAgent<S> {
+    /// An agent that searches within `limits` and breaks ties at random.
+    pub fn new(search: S, limits: Limits) -> Self {
+        SearchAgent { search, limits, random_ties: true, name: None }
     }
 
     /// Breaks ties by search order (the first best move) instead.
@@ -50,21 +51,34 @@ impl<G: Game, E: Evaluator<G>, R: Backup<G>> SearchAgent<G, E, R> {
     }
 
     /// The underlying search.
-    pub fn search(&mut self) -> &mut Search<G, E, R> {
+    pub fn search(&mut self) -> &mut S {
         &mut self.search
+    }
+
+    /// The limits of each move's search.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Replaces the limits of later moves.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
     }
 }
 
-impl<G: Game, E: Evaluator<G>, R: Backup<G>> Agent<G> for SearchAgent<G, E, R> {
+impl<G: Game, S: DynSearch<G>> Agent<G> for SearchAgent<S> {
     fn name(&self) -> String {
         self.name.clone().unwrap_or_else(|| {
-            let depth = self.search.current_limits().depth.map_or("full".into(), |d| format!("d{d}"));
-            format!("{} {depth}", self.search.rule().name())
+            let depth = self.limits.depth.map_or("full".into(), |d| format!("d{d}"));
+            format!("{} {depth}", self.search.name())
         })
     }
 
     fn choose(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<G::Move, GameError> {
-        let result = self.search.run(state)?;
+        if state.turn() == Turn::Chance {
+            return Err(GameError::ChanceNode);
+        }
+        let result = self.search.run(state, &self.limits)?;
         if self.random_ties && result.best_moves.len() > 1 {
             let i = rand::Rng::random_range(rng, 0..result.best_moves.len());
             return Ok(result.best_moves[i]);

@@ -2,18 +2,23 @@
 //! expectiminimax with Star pruning, IOM, PIOM, the soft rules) is this code
 //! with a different rule and options.
 
+mod chance;
+
 use std::mem::take;
 use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Instant;
 
-use crate::agent::sample_index;
-use crate::backup::{Affine, Backup, ChildInfo, Leaf, NodeInfo, Pruning};
+use crate::backup::{Affine, Backup, BackupValue, ChildInfo, Leaf, NodeInfo, Pruning};
+use crate::error::{GameError, ParamError};
 use crate::eval::{Evaluator, MAX_PLY};
 use crate::game::{Game, Outcome, Player, Status, Turn};
 use crate::rng;
 use crate::search::ordering::TT_MOVE_KEY;
-use crate::search::window::{Bound, Window};
-use crate::search::{Options, RootMove, Search, SearchResult, Star, Stats, TtDepth};
+use crate::search::{
+    Control, DepthUnit, Incomplete, Iteration, Limits, Observer, Options, RootMove, Search, SearchResult, Stats,
+    TtDepth,
+};
+use crate::window::{Bound, Window};
 
 /// Remaining depth used for "no depth limit".
 const UNLIMITED: i32 = i32::MAX / 4;
@@ -50,8 +55,19 @@ impl<M> Default for PlyBuffers<M> {
     }
 }
 
-pub(crate) struct Core<'s, G: Game, E: Evaluator<G>, R: Backup<G>> {
-    s: &'s mut Search<G, E, R>,
+pub(crate) struct Core<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> {
+    s: &'s mut Search<G, R, E>,
+    limits: &'s Limits,
+    observer: &'s mut O,
+    /// The observer wants every node (and the path to it).
+    trace: bool,
+    /// The moves from the root to the current node (kept only when tracing).
+    path: Vec<G::Move>,
+    /// An error found during the search (a NaN value, bad chance
+    /// probabilities); the search stops as if aborted and returns it.
+    error: Option<GameError>,
+    /// Some node was cut at [`MAX_PLY`] below an unlimited depth.
+    max_ply_hit: bool,
     opts: Options,
     /// Windows are used (the rule allows pruning and it is switched on).
     prunes: bool,
@@ -77,9 +93,9 @@ pub(crate) struct Core<'s, G: Game, E: Evaluator<G>, R: Backup<G>> {
     node_limit: u64,
 }
 
-impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
-    pub(crate) fn new(s: &'s mut Search<G, E, R>) -> Self {
-        let pruning = s.rule.pruning();
+impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, G, R, E, O> {
+    pub(crate) fn new(s: &'s mut Search<G, R, E>, limits: &'s Limits, observer: &'s mut O) -> Self {
+        let pruning = R::PRUNING;
         let opts = s.options.clone();
         let prunes = opts.alpha_beta && pruning != Pruning::None;
         let negamax = prunes && pruning == Pruning::Negamax;
@@ -89,11 +105,18 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         let ply_adjusted = win(0) != win(1);
         let bounds = s.eval.bounds();
         let plies = take(&mut s.scratch);
-        let node_limit = s.limits.nodes.unwrap_or(u64::MAX);
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
         s.ordering.set_heuristics(prunes && opts.killers, prunes && opts.history);
+        let trace = observer.traces_nodes();
         Core {
             rng: rng::seeded(opts.seed),
             s,
+            limits,
+            observer,
+            trace,
+            path: Vec::new(),
+            error: None,
+            max_ply_hit: false,
             opts,
             prunes,
             negamax,
@@ -112,45 +135,69 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         }
     }
 
-    fn has_soft_limits(&self) -> bool {
-        let l = &self.s.limits;
-        l.nodes.is_some() || l.time.is_some() || l.stop.is_some()
-    }
-
     /// Iterative deepening (or a single search) within the limits.
-    pub(crate) fn run(mut self, root: &G, root_window: Window) -> SearchResult<G::Move> {
+    pub(crate) fn run(mut self, root: &G, root_window: Window) -> Result<SearchResult<G::Move, R::Value>, GameError> {
         self.root_player = root.turn().player().unwrap_or(Player::First);
-        let max_depth = self.s.limits.depth.map(|d| d.min(MAX_PLY) as i32);
-        let deepening = self.opts.iterative_deepening && (max_depth.is_some() || self.has_soft_limits());
+        let max_depth = self.limits.clamped_depth().map(|d| d as i32);
+        let deepening = self.opts.iterative_deepening && (max_depth.is_some() || self.limits.has_soft_limits());
         let (mut depth, last) = match (deepening, max_depth) {
             (true, Some(d)) => (1, d),
             (true, None) => (1, MAX_PLY as i32),
             (false, Some(d)) => (d, d),
             (false, None) => (UNLIMITED, UNLIMITED),
         };
-        let mut best: Option<SearchResult<G::Move>> = None;
+        let mut best: Option<SearchResult<G::Move, R::Value>> = None;
         loop {
             self.hit_horizon = false;
-            let previous = best.as_ref().map(|b| b.value);
+            let previous = best.as_ref().and_then(|b| b.value);
             match self.iteration(root, depth, previous, root_window) {
                 Some(mut r) => {
-                    r.stats.depth = depth as u32;
+                    r.stats.depth = depth.min(MAX_PLY as i32) as u32;
+                    let control = self.observer.iteration(&Iteration {
+                        depth: r.stats.depth,
+                        value: r.value.unwrap_or(f64::NAN),
+                        best: r.best,
+                        pv: &r.pv,
+                        root_moves: &r.root_moves,
+                        stats: Stats { depth: r.stats.depth, micros: self.micros(), ..self.stats },
+                        elapsed: self.start.elapsed(),
+                    });
                     best = Some(r);
+                    if control == Control::Stop {
+                        break;
+                    }
                 }
                 None => break,
             }
-            if depth >= last || (!self.hit_horizon && !self.s.rule.leaf_depends_on_depth()) {
+            if depth >= last || (!self.hit_horizon && !R::LEAF_DEPENDS_ON_DEPTH) {
                 break;
             }
             depth += 1;
         }
-        let mut result = best.unwrap_or_else(|| self.partial_result(root));
-        result.complete = !self.aborted;
-        self.stats.depth = result.stats.depth;
-        self.stats.micros = self.start.elapsed().as_micros() as u64;
-        result.stats = self.stats;
         self.s.scratch = take(&mut self.plies);
-        result
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        let mut result = match best {
+            Some(r) => r,
+            None => self.partial_result(root),
+        };
+        result.incomplete = if self.aborted {
+            Some(Incomplete::Stopped)
+        } else if self.max_ply_hit {
+            Some(Incomplete::MaxPly)
+        } else {
+            None
+        };
+        result.complete = result.incomplete.is_none();
+        self.stats.depth = result.stats.depth;
+        self.stats.micros = self.micros();
+        result.stats = self.stats;
+        Ok(result)
+    }
+
+    fn micros(&self) -> u64 {
+        self.start.elapsed().as_micros().min(u128::from(u64::MAX)) as u64
     }
 
     /// One root search at `depth`, with aspiration windows where they apply.
@@ -160,7 +207,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         depth: i32,
         previous: Option<f64>,
         root_window: Window,
-    ) -> Option<SearchResult<G::Move>> {
+    ) -> Option<SearchResult<G::Move, R::Value>> {
         let mut delta = self.opts.aspiration.filter(|_| self.negamax && depth > 1 && root_window.is_full());
         let mut window = match (delta, previous) {
             (Some(d), Some(p)) if p.is_finite() && p.abs() < self.win_threshold => Window::new(p - d, p + d),
@@ -170,7 +217,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         loop {
             self.root_moves.clear();
             let value = self.search(root, depth, 0, window)?;
-            let x = self.s.rule.scalar(&value);
+            let x = value.scalar();
             let widen = |d: &mut Option<f64>| {
                 let w = d.unwrap_or(1.0) * 4.0;
                 *d = Some(w);
@@ -190,47 +237,43 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
                 window.beta = if x + w < self.win_threshold { x + w } else { f64::INFINITY };
                 continue;
             }
-            return Some(self.result(x));
+            return Some(self.result(Some(value)));
         }
     }
 
-    fn result(&self, value: f64) -> SearchResult<G::Move> {
+    fn result(&self, value: Option<R::Value>) -> SearchResult<G::Move, R::Value> {
         let best_score = self.root_moves.iter().map(|m| m.score).fold(f64::NEG_INFINITY, f64::max);
         let best = self.root_moves.iter().find(|m| m.score == best_score).map(|m| m.mv);
         let best_moves =
             self.root_moves.iter().filter(|m| m.score == best_score && m.bound == Bound::Exact).map(|m| m.mv).collect();
         SearchResult {
-            value,
+            value: value.map(|v| v.scalar()),
+            rule_value: value,
             best,
             best_moves,
             root_moves: self.root_moves.clone(),
             pv: self.plies.first().map(|p| p.pv.clone()).unwrap_or_default(),
             stats: self.stats,
             complete: true,
+            incomplete: None,
         }
     }
 
     /// The result when even the first iteration was stopped: the best root
-    /// move searched so far, or the first legal move.
-    fn partial_result(&self, root: &G) -> SearchResult<G::Move> {
+    /// move searched so far, or the first legal move; no value.
+    fn partial_result(&self, root: &G) -> SearchResult<G::Move, R::Value> {
         if !self.root_moves.is_empty() {
-            let mut r = self.result(f64::NAN);
-            r.value = r.root_moves.iter().map(|m| m.score).fold(f64::NEG_INFINITY, f64::max);
+            let mut r = self.result(None);
             r.best_moves.clear();
             r.pv = r.best.into_iter().collect();
             return r;
         }
         let mut moves = Vec::new();
         root.generate(&mut moves);
-        SearchResult {
-            value: f64::NAN,
-            best: moves.first().copied(),
-            best_moves: Vec::new(),
-            root_moves: Vec::new(),
-            pv: moves.first().copied().into_iter().collect(),
-            stats: self.stats,
-            complete: false,
-        }
+        let mut r = self.result(None);
+        r.best = moves.first().copied();
+        r.pv = r.best.into_iter().collect();
+        r
     }
 
     fn poll_limits(&mut self) {
@@ -238,7 +281,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
             self.aborted = true;
         }
         if self.stats.nodes & POLL_MASK == 0 {
-            let limits = &self.s.limits;
+            let limits = self.limits;
             if limits.time.is_some_and(|t| self.start.elapsed() >= t) {
                 self.aborted = true;
             }
@@ -246,6 +289,39 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
                 self.aborted = true;
             }
         }
+    }
+
+    /// Records an error and stops the search.
+    #[cold]
+    fn fail(&mut self, error: GameError) {
+        if self.error.is_none() {
+            self.error = Some(error);
+        }
+        self.aborted = true;
+    }
+
+    /// The rule's value made from a number (a table hit, a bound). Rules
+    /// that prune have exact conversions (checked when the search is
+    /// built).
+    #[inline]
+    fn from_scalar(&mut self, x: f64) -> Option<R::Value> {
+        let v = R::Value::from_scalar(x);
+        if v.is_none() {
+            self.fail(ParamError::new("rule", "the rule's value type cannot be made from a number").into());
+        }
+        v
+    }
+
+    /// The static value of `state`, checked: NaN stops the search with an
+    /// error naming the state.
+    #[inline]
+    fn evaluate(&mut self, state: &G, perspective: Player) -> Option<f64> {
+        let v = self.s.eval.evaluate_for(state, perspective);
+        if v.is_nan() {
+            self.fail(GameError::InvalidValue { what: "static evaluation", state: GameError::shorten(&format!("{state:?}")) });
+            return None;
+        }
+        Some(v)
     }
 
     fn ensure_ply(&mut self, p: usize) {
@@ -259,6 +335,12 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         turn.player().unwrap_or(Player::First)
     }
 
+    /// The remaining depth of a child of a node of `turn` with `depth` left.
+    #[inline]
+    fn child_depth(&self, turn: Turn, depth: i32) -> i32 {
+        if turn == Turn::Chance && self.opts.depth_unit == DepthUnit::Decisions { depth } else { depth - 1 }
+    }
+
     /// Mate-distance values are stored relative to the node, not the root.
     fn value_to_tt(&self, x: f64, ply: u32) -> f64 {
         if self.ply_adjusted && x.abs() >= self.win_threshold { x + x.signum() * f64::from(ply) } else { x }
@@ -266,6 +348,20 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
 
     fn tt_to_value(&self, x: f64, ply: u32) -> f64 {
         if self.ply_adjusted && x.abs() >= self.win_threshold { x - x.signum() * f64::from(ply) } else { x }
+    }
+
+    /// Searches `child` (reached by `mv`) below the current node, keeping
+    /// the path when the observer traces nodes.
+    #[inline]
+    fn search_child(&mut self, mv: G::Move, child: &G, depth: i32, ply: u32, window: Window) -> Option<R::Value> {
+        if self.trace {
+            self.path.push(mv);
+            let v = self.search(child, depth, ply, window);
+            self.path.pop();
+            v
+        } else {
+            self.search(child, depth, ply, window)
+        }
     }
 
     /// The recursive search: the value of `state` with `depth` plies left,
@@ -277,13 +373,15 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         if self.aborted {
             return None;
         }
+        if self.trace {
+            self.observer.node(&self.path, state);
+        }
         let p = ply as usize;
         self.ensure_ply(p);
         self.plies[p].pv.clear();
         let turn = state.turn();
         let perspective = Self::perspective(turn);
         let mut node = NodeInfo {
-            state,
             turn,
             perspective,
             root_player: self.root_player,
@@ -292,6 +390,9 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
             static_value: None,
             children: 0,
         };
+        if ply >= MAX_PLY && depth > 0 {
+            self.max_ply_hit = true;
+        }
         let at_horizon = depth <= 0 || ply >= MAX_PLY;
         // If the game can tell its status without generating moves, the
         // moves are generated only when needed: never at a leaf, and at an
@@ -299,8 +400,8 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         // their chance to cut.
         let quick = state.quick_status();
         match quick {
-            Some(Status::Over(outcome)) => return self.leaf(&node, Some(outcome), window),
-            Some(Status::Ongoing) if at_horizon => return self.leaf(&node, None, window),
+            Some(Status::Over(outcome)) => return self.leaf(state, &node, Some(outcome), window),
+            Some(Status::Ongoing) if at_horizon => return self.leaf(state, &node, None, window),
             _ => {}
         }
         let mut moves = take(&mut self.plies[p].moves);
@@ -311,9 +412,9 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         };
         node.children = moves.len();
         let result = match status {
-            Status::Over(outcome) => self.leaf(&node, Some(outcome), window),
-            Status::Ongoing if at_horizon => self.leaf(&node, None, window),
-            Status::Ongoing => self.expand(&mut node, &mut moves, quick.is_none(), window),
+            Status::Over(outcome) => self.leaf(state, &node, Some(outcome), window),
+            Status::Ongoing if at_horizon => self.leaf(state, &node, None, window),
+            Status::Ongoing => self.expand(state, &mut node, &mut moves, quick.is_none(), window),
         };
         self.plies[p].moves = moves;
         result
@@ -321,9 +422,9 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
 
     /// A leaf: a finished game (`outcome`) or a node at the horizon.
     #[inline(always)]
-    fn leaf(&mut self, node: &NodeInfo<'_, G>, outcome: Option<Outcome>, window: Window) -> Option<R::Value> {
+    fn leaf(&mut self, state: &G, node: &NodeInfo, outcome: Option<Outcome>, window: Window) -> Option<R::Value> {
         self.stats.leaves += 1;
-        let (state, perspective, ply) = (node.state, node.perspective, node.ply);
+        let (perspective, ply) = (node.perspective, node.ply);
         if let Some(outcome) = outcome {
             let value = self.s.eval.terminal_value(outcome, perspective, ply);
             return Some(self.s.rule.leaf(node, Leaf::Terminal { outcome, value }));
@@ -333,7 +434,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
             self.stats.nodes -= 1; // the quiescence root is this node
             self.quiescence(state, ply, window, perspective)?
         } else {
-            self.s.eval.evaluate_for(state, perspective)
+            self.evaluate(state, perspective)?
         };
         Some(self.s.rule.leaf(node, Leaf::Horizon { value }))
     }
@@ -344,17 +445,17 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
     #[inline(never)]
     fn expand(
         &mut self,
-        node: &mut NodeInfo<'_, G>,
+        state: &G,
+        node: &mut NodeInfo,
         moves: &mut Vec<G::Move>,
         generated: bool,
         window: Window,
     ) -> Option<R::Value> {
         self.stats.interior += 1;
-        let state = node.state;
         let (ply, depth, perspective) = (node.ply, node.depth, node.perspective);
         let p = ply as usize;
-        if self.s.rule.needs_static() {
-            node.static_value = Some(self.s.eval.evaluate_for(state, perspective));
+        if R::NEEDS_STATIC {
+            node.static_value = Some(self.evaluate(state, perspective)?);
         }
 
         // Bounds the game knows on this node's value narrow the window.
@@ -366,7 +467,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
             if hi <= window.alpha || lo >= window.beta || lo == hi {
                 let bound = if lo >= window.beta || lo == hi { lo } else { hi };
                 self.stats.cutoffs += 1;
-                return self.s.rule.from_scalar(bound);
+                return self.from_scalar(bound);
             }
             window = Window::new(window.alpha.max(lo.next_down()), window.beta.min(hi.next_up()));
         }
@@ -389,7 +490,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
                     Bound::Lower => v >= window.beta,
                     Bound::Upper => v <= window.alpha,
                 };
-                if cut && let Some(value) = self.s.rule.from_scalar(v) {
+                if cut && let Some(value) = self.from_scalar(v) {
                     self.stats.tt_cuts += 1;
                     return Some(value);
                 }
@@ -401,7 +502,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
             && node.turn != Turn::Chance
             && let Some(v) = self.forward_prune(state, depth, ply, window, perspective)?
         {
-            return self.s.rule.from_scalar(v);
+            return self.from_scalar(v);
         }
 
         if !generated {
@@ -411,14 +512,24 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         }
         let (value, best_move) = match node.turn {
             Turn::Player(_) => {
+                if ply == 0 {
+                    self.observer.root_moves(state, depth.min(MAX_PLY as i32) as u32, moves);
+                } else if self.trace {
+                    self.observer.node_moves(&self.path, state, moves);
+                }
+                if moves.is_empty() {
+                    self.fail(ParamError::new("observer", "removed every move of a node").into());
+                    return None;
+                }
+                node.children = moves.len();
                 self.order(state, moves, tt_move, p, perspective);
-                self.player_node(node, moves, window)?
+                self.player_node(state, node, moves, window)?
             }
-            Turn::Chance => (self.chance_node(node, moves, window)?, None),
+            Turn::Chance => (self.chance_node(state, node, moves, window)?, None),
         };
 
         if let Some(k) = key {
-            let x = self.s.rule.scalar(&value);
+            let x = value.scalar();
             let stored = self.value_to_tt(x, ply);
             if let Some(tt) = &mut self.s.tt {
                 tt.store(k, stored, best_move, depth, window.classify(x));
@@ -447,7 +558,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
                 let flip = Self::perspective(child.turn()) != perspective;
                 let w = Window::new(beta.next_down(), beta).for_child(flip);
                 let v = self.search(&child, depth - 1 - r as i32, ply + 1, w)?;
-                let x = self.s.rule.scalar(&v);
+                let x = v.scalar();
                 let cand = if flip { -x } else { x };
                 if cand >= beta && cand < self.win_threshold {
                     self.stats.cutoffs += 1;
@@ -460,7 +571,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         {
             let bound = beta + pc.margin;
             let v = self.search(state, depth - pc.reduction as i32, ply, Window::new(bound.next_down(), bound))?;
-            if self.s.rule.scalar(&v) >= bound {
+            if v.scalar() >= bound {
                 self.stats.cutoffs += 1;
                 return Some(Some(beta));
             }
@@ -510,7 +621,11 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
                 for (i, &mv) in moves.iter().enumerate() {
                     let mut child = state.clone();
                     child.play(mv);
-                    scores.push((self.s.eval.evaluate_for(&child, perspective), i as u32));
+                    let v = self.s.eval.evaluate_for(&child, perspective);
+                    if v.is_nan() {
+                        self.fail(GameError::InvalidValue { what: "static evaluation", state: GameError::shorten(&format!("{child:?}")) });
+                    }
+                    scores.push((v, i as u32));
                 }
                 scores.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
                 scores.truncate(k);
@@ -535,11 +650,12 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
     /// window of each child comes from the rule's affine form.
     fn player_node(
         &mut self,
-        node: &NodeInfo<'_, G>,
+        state: &G,
+        node: &NodeInfo,
         moves: &[G::Move],
         window: Window,
     ) -> Option<(R::Value, Option<G::Move>)> {
-        let (state, depth, ply) = (node.state, node.depth, node.ply);
+        let (depth, ply) = (node.depth, node.ply);
         let p = ply as usize;
         let affine = if self.prunes { self.s.rule.affine(node) } else { Affine::NEGAMAX };
         let mut acc = self.s.rule.open(node);
@@ -559,22 +675,25 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
                 let mut result = None;
                 if self.opts.pvs && index > 0 {
                     let null = Window::null_above(alpha);
-                    let v = self.search(&child, depth - 1, ply + 1, affine.invert(null).for_child(flip))?;
-                    let cand = affine.apply(info.to_parent(self.s.rule.scalar(&v)));
+                    let v = self.search_child(mv, &child, depth - 1, ply + 1, affine.invert(null).for_child(flip))?;
+                    let cand = affine.apply(info.to_parent(v.scalar()));
                     if !(cand > alpha && cand < window.beta) {
                         result = Some((v, null));
                     }
                 }
                 match result {
                     Some(r) => r,
-                    None => (self.search(&child, depth - 1, ply + 1, affine.invert(full).for_child(flip))?, full),
+                    None => {
+                        let w = affine.invert(full).for_child(flip);
+                        (self.search_child(mv, &child, depth - 1, ply + 1, w)?, full)
+                    }
                 }
             } else {
-                (self.search(&child, depth - 1, ply + 1, Window::FULL)?, Window::FULL)
+                (self.search_child(mv, &child, depth - 1, ply + 1, Window::FULL)?, Window::FULL)
             };
             self.s.rule.add(node, &mut acc, &info, value);
             let score = self.s.rule.child_score(node, &info, &value);
-            let cand = if self.prunes { affine.apply(info.to_parent(self.s.rule.scalar(&value))) } else { score };
+            let cand = if self.prunes { affine.apply(info.to_parent(value.scalar())) } else { score };
             if ply == 0 {
                 let bound = if self.prunes { searched.classify(cand) } else { Bound::Exact };
                 self.root_moves.push(RootMove { mv, score, bound });
@@ -607,140 +726,6 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         Some((self.s.rule.close(node, acc), best_move))
     }
 
-    /// A chance node: the rule takes the expectation; with Negamax rules and
-    /// known bounds, Star1/Star2 windows and cutoffs.
-    fn chance_node(&mut self, node: &NodeInfo<'_, G>, moves: &mut Vec<G::Move>, window: Window) -> Option<R::Value> {
-        let (state, depth, ply) = (node.state, node.depth, node.ply);
-        let p = ply as usize;
-        let mut probs = take(&mut self.plies[p].probs);
-        probs.clear();
-        state.chance_probabilities(moves, &mut probs);
-        if let Some(n) = self.opts.chance_samples {
-            self.sample_outcomes(moves, &mut probs, n, p);
-        }
-        let star = match (self.negamax, self.bounds) {
-            (true, Some(b)) if self.opts.star != Star::Off => Some(b),
-            _ => None,
-        };
-        let mut child_bounds = take(&mut self.plies[p].child_bounds);
-        child_bounds.clear();
-        if let Some((lo, hi)) = star {
-            child_bounds.extend(moves.iter().map(|_| (lo, hi)));
-            if self.opts.star == Star::Star2 && depth >= 2 {
-                self.probe(state, moves, depth, ply, &mut child_bounds)?;
-            }
-        }
-        let result = self.chance_children(node, moves, &probs, &child_bounds, window, star.is_some());
-        self.plies[p].probs = probs;
-        self.plies[p].child_bounds = child_bounds;
-        result
-    }
-
-    fn chance_children(
-        &mut self,
-        node: &NodeInfo<'_, G>,
-        moves: &[G::Move],
-        probs: &[f64],
-        child_bounds: &[(f64, f64)],
-        window: Window,
-        star: bool,
-    ) -> Option<R::Value> {
-        let (state, depth, ply) = (node.state, node.depth, node.ply);
-        let mut acc = self.s.rule.open(node);
-        let mut sum = 0.0;
-        let mut rest_lo: f64 = probs.iter().zip(child_bounds).map(|(p, b)| p * b.0).sum();
-        let mut rest_hi: f64 = probs.iter().zip(child_bounds).map(|(p, b)| p * b.1).sum();
-        for (index, (&mv, &prob)) in moves.iter().zip(probs).enumerate() {
-            if prob == 0.0 {
-                continue;
-            }
-            let mut child = state.clone();
-            child.play(mv);
-            let flip = Self::perspective(child.turn()) != node.perspective;
-            let info = ChildInfo { index, probability: prob, flip };
-            let w = if star {
-                rest_lo -= prob * child_bounds[index].0;
-                rest_hi -= prob * child_bounds[index].1;
-                Window::new((window.alpha - sum - rest_hi) / prob, (window.beta - sum - rest_lo) / prob)
-            } else {
-                Window::FULL
-            };
-            let value = self.search(&child, depth - 1, ply + 1, w.for_child(flip))?;
-            self.s.rule.add(node, &mut acc, &info, value);
-            if ply == 0 {
-                let score = self.s.rule.child_score(node, &info, &value);
-                self.root_moves.push(RootMove { mv, score, bound: Bound::Exact });
-            }
-            if star {
-                sum += prob * info.to_parent(self.s.rule.scalar(&value));
-                let (upper, lower) = (sum + rest_hi, sum + rest_lo);
-                if upper <= window.alpha || lower >= window.beta {
-                    self.stats.cutoffs += 1;
-                    let bound = if upper <= window.alpha { upper } else { lower };
-                    return self.s.rule.from_scalar(bound);
-                }
-            }
-        }
-        Some(self.s.rule.close(node, acc))
-    }
-
-    /// Star2's probing pass: search the first move of every player-node
-    /// outcome to bound it (a lower bound for the first player's nodes, an
-    /// upper bound for the second's, in the chance node's view).
-    fn probe(&mut self, state: &G, moves: &[G::Move], depth: i32, ply: u32, bounds: &mut [(f64, f64)]) -> Option<()> {
-        let p = ply as usize + 1;
-        self.ensure_ply(p);
-        let mut grand = take(&mut self.plies[p].qmoves);
-        for (i, &mv) in moves.iter().enumerate() {
-            let mut child = state.clone();
-            child.play(mv);
-            let Turn::Player(mover) = child.turn() else { continue };
-            grand.clear();
-            if let Status::Over(_) = child.generate(&mut grand) {
-                continue;
-            }
-            let mut gc = child.clone();
-            gc.play(grand[0]);
-            let flip = Self::perspective(gc.turn()) != mover;
-            let v = self.search(&gc, depth - 2, ply + 2, Window::FULL);
-            let Some(v) = v else {
-                self.plies[p].qmoves = grand;
-                return None;
-            };
-            let x = self.s.rule.scalar(&v);
-            // The child's value (its mover's view) is at least the probe's.
-            let at_least = if flip { -x } else { x };
-            if mover == Player::First {
-                bounds[i].0 = bounds[i].0.max(at_least);
-            } else {
-                bounds[i].1 = bounds[i].1.min(-at_least);
-            }
-        }
-        self.plies[p].qmoves = grand;
-        Some(())
-    }
-
-    /// Monte Carlo chance node: replaces the outcomes by `n` samples
-    /// (grouped: each distinct outcome once, weighted by its count).
-    fn sample_outcomes(&mut self, moves: &mut Vec<G::Move>, probs: &mut Vec<f64>, n: u32, p: usize) {
-        let mut counts = take(&mut self.plies[p].keys);
-        counts.clear();
-        counts.extend((0..moves.len() as u32).map(|i| (0i64, i)));
-        for _ in 0..n {
-            counts[sample_index(probs, &mut self.rng)].0 += 1;
-        }
-        let mut ordered = take(&mut self.plies[p].ordered);
-        ordered.clear();
-        probs.clear();
-        for &(c, i) in counts.iter().filter(|c| c.0 > 0) {
-            ordered.push(moves[i as usize]);
-            probs.push(c as f64 / f64::from(n));
-        }
-        std::mem::swap(moves, &mut ordered);
-        self.plies[p].ordered = ordered;
-        self.plies[p].keys = counts;
-    }
-
     /// Quiescence search: stand pat on the static value, then follow the
     /// evaluator's noisy moves (fail-soft negamax). Not inlined, to keep
     /// [`search`](Self::search)'s frame small.
@@ -752,7 +737,7 @@ impl<'s, G: Game, E: Evaluator<G>, R: Backup<G>> Core<'s, G, E, R> {
         if self.aborted {
             return None;
         }
-        let stand = self.s.eval.evaluate_for(state, perspective);
+        let stand = self.evaluate(state, perspective)?;
         if stand >= window.beta || ply >= MAX_PLY {
             return Some(stand);
         }

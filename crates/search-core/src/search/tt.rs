@@ -1,6 +1,7 @@
 //! The transposition table: search results keyed by the game's hash.
 
-use crate::search::window::Bound;
+use crate::error::ParamError;
+use crate::window::Bound;
 
 /// One stored search result.
 #[derive(Debug, Clone, Copy)]
@@ -32,11 +33,22 @@ pub(crate) struct TranspositionTable<M> {
 impl<M: Copy> TranspositionTable<M> {
     /// A table of at most `mib` MiB (rounded down to a power of two buckets;
     /// at least one bucket).
-    pub(crate) fn with_mib(mib: usize) -> Self {
+    ///
+    /// Errors: a size whose byte count overflows, or an allocation the
+    /// system refuses (never an abort).
+    pub(crate) fn with_mib(mib: usize) -> Result<Self, ParamError> {
         let bucket = std::mem::size_of::<Bucket<M>>();
-        let buckets = ((mib << 20) / bucket).max(1);
+        let bytes = mib
+            .checked_mul(1 << 20)
+            .ok_or_else(|| ParamError::new("table_mib", format!("{mib} MiB overflows the address space")))?;
+        let buckets = (bytes / bucket).max(1);
         let buckets = if buckets.is_power_of_two() { buckets } else { buckets.next_power_of_two() >> 1 };
-        TranspositionTable { buckets: vec![Bucket([None; 2]); buckets], mask: buckets - 1, age: 0 }
+        let mut table = Vec::new();
+        table.try_reserve_exact(buckets).map_err(|e| {
+            ParamError::new("table_mib", format!("cannot allocate a table of {mib} MiB: {e}"))
+        })?;
+        table.resize(buckets, Bucket([None; 2]));
+        Ok(TranspositionTable { buckets: table, mask: buckets - 1, age: 0 })
     }
 
     /// Marks the start of a new search: older entries become replaceable.
@@ -97,7 +109,7 @@ mod tests {
 
     #[test]
     fn depth_preferred_with_aging() {
-        let mut tt = TranspositionTable::<u8>::with_mib(0);
+        let mut tt = TranspositionTable::<u8>::with_mib(0).unwrap();
         assert_eq!(tt.capacity(), 2);
         tt.store(1, 1.0, Some(1), 5, Bound::Exact);
         tt.store(2, 2.0, Some(2), 3, Bound::Exact); // shallower: second slot

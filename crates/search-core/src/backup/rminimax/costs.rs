@@ -16,7 +16,7 @@
 
 use crate::backup::{Leaf, NodeInfo};
 use crate::error::ParamError;
-use crate::game::{Game, Outcome, Player};
+use crate::game::{Outcome, Player};
 
 /// Maps game outcomes and horizon heuristic values to arc costs (lower is
 /// better for the AI player, who minimises the cost of the path).
@@ -70,7 +70,7 @@ pub(crate) fn checked(cost: f64) -> f64 {
 
 /// The checked cost of the arc into the leaf `node`.
 #[inline]
-pub(crate) fn leaf_cost<G: Game, C: CostModel + ?Sized>(costs: &C, node: &NodeInfo<'_, G>, leaf: Leaf) -> f64 {
+pub(crate) fn leaf_cost<C: CostModel + ?Sized>(costs: &C, node: &NodeInfo, leaf: Leaf) -> f64 {
     let to_ai = |v: f64| {
         if node.perspective == node.root_player { v } else { -v }
     };

@@ -1,0 +1,347 @@
+//! How a search works: pruning, tables, ordering, extensions. Options are
+//! checked against the rule, the game and the evaluator when a
+//! [`Search`](crate::search::Search) is built: an option that would do
+//! nothing is an error, never silently ignored.
+
+use crate::backup::{Backup, Pruning};
+use crate::error::ParamError;
+use crate::eval::Evaluator;
+use crate::game::Game;
+
+/// How transposition-table entries of a different remaining depth are used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TtDepth {
+    /// Only entries searched to exactly the remaining depth give values
+    /// (deeper ones still give their best move). Never changes a value
+    /// against a search without the table.
+    Exact,
+    /// Entries searched at least as deep give values too (the usual engine
+    /// rule: stronger, but a depth-limited value may differ from the same
+    /// search without the table, because it is deeper). Only for rules with
+    /// [`Pruning::Negamax`].
+    AtLeast,
+}
+
+/// Star pruning at chance nodes (Ballard), for rules with
+/// [`Pruning::Negamax`] and evaluators that declare
+/// [`bounds`](Evaluator::bounds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Star {
+    /// Search every chance outcome with the full window.
+    Off,
+    /// Star1: windows from the value bounds and the outcomes seen so far.
+    /// Never visits a node that full width would not.
+    Star1,
+    /// Star2: Star1 plus a probing pass that searches one move of every
+    /// outcome first, with a null window at the bound that would cut, so a
+    /// probe costs little more than a cut-off test.
+    Star2,
+}
+
+/// What a unit of depth is in a tree with chance nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DepthUnit {
+    /// Only decisions (player nodes) count; chance nodes are free. The
+    /// convention of OpenSpiel and most texts: "depth 2" is a move of each
+    /// player whatever dice fall between them. The default.
+    Decisions,
+    /// Every node counts, chance nodes included (a depth of 3 is
+    /// player, chance, player).
+    Plies,
+}
+
+/// ProbCut forward pruning (off by default): a shallow search predicts
+/// whether the deep one would fail high.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProbCut {
+    /// Apply at nodes with at least this remaining depth.
+    pub min_depth: u32,
+    /// The shallow search is this many plies shallower.
+    pub reduction: u32,
+    /// Cut if the shallow value reaches `beta + margin`.
+    pub margin: f64,
+}
+
+/// The largest transposition table a search accepts, in MiB (1 TiB).
+pub const MAX_TABLE_MIB: usize = 1 << 20;
+
+/// Switches of the search core. [`Options::default`] is a full alpha-beta
+/// engine for [`Pruning::Negamax`] rules; [`Options::full_width`] is plain
+/// minimax and works with every rule; [`Options::recommended`] is the most
+/// a given rule, game and evaluator can use.
+///
+/// ```
+/// use search_core::search::{Options, Star};
+/// let o = Options::default().with_table_mib(64).with_star(Star::Off);
+/// assert_eq!(o.table_mib, 64);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Alpha-beta pruning (rules with [`Pruning::Windows`] or
+    /// [`Pruning::Negamax`]). Off: full width.
+    pub alpha_beta: bool,
+    /// Iterative deepening from depth 1 to the depth limit.
+    pub iterative_deepening: bool,
+    /// Transposition table size in MiB (0: none). Needs alpha-beta and a
+    /// game with [`Game::HASHED`].
+    pub table_mib: usize,
+    /// How table entries of other depths are used.
+    pub tt_depth: TtDepth,
+    /// Principal-variation search (null windows after the first move).
+    pub pvs: bool,
+    /// Aspiration window half-width around the previous iteration's value.
+    pub aspiration: Option<f64>,
+    /// Use the game's [`order_hint`](Game::order_hint).
+    pub game_ordering: bool,
+    /// Killer moves (alpha-beta only).
+    pub killers: bool,
+    /// History heuristic (alpha-beta only).
+    pub history: bool,
+    /// Quiescence search beyond the horizon with the evaluator's noisy moves
+    /// ([`Pruning::Negamax`] rules).
+    pub quiescence: bool,
+    /// Null-move pruning with this depth reduction (games that can pass).
+    pub null_move: Option<u32>,
+    /// Beam search: keep only the `k` best children by static value.
+    pub beam: Option<usize>,
+    /// ProbCut.
+    pub probcut: Option<ProbCut>,
+    /// Star1/Star2 at chance nodes.
+    pub star: Star,
+    /// What a unit of depth is when the game has chance nodes.
+    pub depth_unit: DepthUnit,
+    /// Monte Carlo chance nodes: sample this many outcomes instead of
+    /// enumerating them.
+    pub chance_samples: Option<u32>,
+    /// Seed for everything random in the search (chance sampling).
+    pub seed: u64,
+    /// The lecture's "simple pruning": stop at a node as soon as a proven
+    /// win is found.
+    pub stop_at_win: bool,
+}
+
+impl Default for Options {
+    /// Alpha-beta with a 16 MiB table, iterative deepening, PVS, the game's
+    /// ordering, killers, history and quiescence. Star is off: it needs
+    /// evaluator bounds (see [`Options::recommended`]).
+    fn default() -> Self {
+        Options {
+            alpha_beta: true,
+            iterative_deepening: true,
+            table_mib: 16,
+            tt_depth: TtDepth::Exact,
+            pvs: true,
+            aspiration: None,
+            game_ordering: true,
+            killers: true,
+            history: true,
+            quiescence: true,
+            null_move: None,
+            beam: None,
+            probcut: None,
+            star: Star::Off,
+            depth_unit: DepthUnit::Decisions,
+            chance_samples: None,
+            seed: 0,
+            stop_at_win: false,
+        }
+    }
+}
+
+macro_rules! setters {
+    ($($(#[$doc:meta])* $name:ident: $field:ident: $ty:ty;)*) => {
+        $(
+            $(#[$doc])*
+            #[must_use]
+            pub fn $name(mut self, value: $ty) -> Options {
+                self.$field = value;
+                self
+            }
+        )*
+    };
+}
+
+impl Options {
+    /// Plain minimax (or expectiminimax, or any rule's full tree): no
+    /// pruning, no table, no reordering; every node of the tree is visited
+    /// in the game's order. Valid with every rule.
+    ///
+    /// ```
+    /// use search_core::search::Options;
+    /// assert!(!Options::full_width().alpha_beta);
+    /// ```
+    pub fn full_width() -> Options {
+        Options {
+            alpha_beta: false,
+            iterative_deepening: false,
+            table_mib: 0,
+            pvs: false,
+            game_ordering: false,
+            killers: false,
+            history: false,
+            quiescence: false,
+            star: Star::Off,
+            ..Options::default()
+        }
+    }
+
+    /// Alpha-beta with no enhancement: fail-soft negamax in the game's order.
+    pub fn plain_alpha_beta() -> Options {
+        Options { alpha_beta: true, ..Options::full_width() }
+    }
+
+    /// The most that rule `R` can use on game `G` with `eval`: the full
+    /// engine for [`Pruning::Negamax`] rules (Star1 when the evaluator has
+    /// bounds; a table when the game hashes), alpha-beta with table, PVS and
+    /// move ordering for [`Pruning::Windows`] rules, full width otherwise.
+    ///
+    /// ```
+    /// use search_core::backup::{Minimax, Rminimax};
+    /// use search_core::search::Options;
+    /// use search_core::tree::{LiteralEval, LiteralTree};
+    /// let o = Options::recommended::<LiteralTree, Minimax, _>(&LiteralEval);
+    /// assert!(o.alpha_beta);
+    /// let o = Options::recommended::<LiteralTree, Rminimax, _>(&LiteralEval);
+    /// assert!(!o.alpha_beta);
+    /// ```
+    pub fn recommended<G: Game, R: Backup, E: Evaluator<G>>(eval: &E) -> Options {
+        let table_mib = if G::HASHED { 16 } else { 0 };
+        match R::PRUNING {
+            Pruning::None => Options { game_ordering: true, ..Options::full_width() },
+            Pruning::Windows => Options {
+                alpha_beta: true,
+                iterative_deepening: true,
+                table_mib,
+                pvs: true,
+                game_ordering: true,
+                killers: true,
+                history: true,
+                ..Options::full_width()
+            },
+            Pruning::Negamax => Options {
+                table_mib,
+                star: if eval.bounds().is_some() { Star::Star1 } else { Star::Off },
+                ..Options::default()
+            },
+        }
+    }
+
+    setters! {
+        /// Sets [`alpha_beta`](Options::alpha_beta).
+        with_alpha_beta: alpha_beta: bool;
+        /// Sets [`iterative_deepening`](Options::iterative_deepening).
+        with_iterative_deepening: iterative_deepening: bool;
+        /// Sets [`table_mib`](Options::table_mib) (0: no table).
+        with_table_mib: table_mib: usize;
+        /// Sets [`tt_depth`](Options::tt_depth).
+        with_tt_depth: tt_depth: TtDepth;
+        /// Sets [`pvs`](Options::pvs).
+        with_pvs: pvs: bool;
+        /// Sets [`aspiration`](Options::aspiration).
+        with_aspiration: aspiration: Option<f64>;
+        /// Sets [`game_ordering`](Options::game_ordering).
+        with_game_ordering: game_ordering: bool;
+        /// Sets [`killers`](Options::killers).
+        with_killers: killers: bool;
+        /// Sets [`history`](Options::history).
+        with_history: history: bool;
+        /// Sets [`quiescence`](Options::quiescence).
+        with_quiescence: quiescence: bool;
+        /// Sets [`null_move`](Options::null_move).
+        with_null_move: null_move: Option<u32>;
+        /// Sets [`beam`](Options::beam).
+        with_beam: beam: Option<usize>;
+        /// Sets [`probcut`](Options::probcut).
+        with_probcut: probcut: Option<ProbCut>;
+        /// Sets [`star`](Options::star).
+        with_star: star: Star;
+        /// Sets [`depth_unit`](Options::depth_unit).
+        with_depth_unit: depth_unit: DepthUnit;
+        /// Sets [`chance_samples`](Options::chance_samples).
+        with_chance_samples: chance_samples: Option<u32>;
+        /// Sets [`seed`](Options::seed).
+        with_seed: seed: u64;
+        /// Sets [`stop_at_win`](Options::stop_at_win).
+        with_stop_at_win: stop_at_win: bool;
+    }
+
+    /// Checks these options against rule `R`, game `G` and `eval`: every
+    /// value in its domain, and no option that the combination would
+    /// ignore.
+    ///
+    /// ```
+    /// use search_core::backup::{Minimax, Rminimax};
+    /// use search_core::search::Options;
+    /// use search_core::tree::{LiteralEval, LiteralTree};
+    /// // Rminimax cannot prune: alpha-beta options are refused.
+    /// let e = Options::default().validate::<LiteralTree, Rminimax, _>(&LiteralEval).unwrap_err();
+    /// assert_eq!(e.name, "alpha_beta");
+    /// assert!(Options::full_width().validate::<LiteralTree, Rminimax, _>(&LiteralEval).is_ok());
+    /// ```
+    pub fn validate<G: Game, R: Backup, E: Evaluator<G>>(&self, eval: &E) -> Result<(), ParamError> {
+        let prunes = self.alpha_beta && R::PRUNING != Pruning::None;
+        let negamax = prunes && R::PRUNING == Pruning::Negamax;
+        if self.alpha_beta && R::PRUNING == Pruning::None {
+            return Err(ParamError::new("alpha_beta", "this backup rule cannot prune (Pruning::None): search full width"));
+        }
+        let needs_pruning = [
+            ("pvs", self.pvs),
+            ("killers", self.killers),
+            ("history", self.history),
+            ("table_mib", self.table_mib > 0),
+        ];
+        for (name, on) in needs_pruning {
+            if on && !prunes {
+                return Err(ParamError::new(name, "works only with alpha-beta pruning (alpha_beta and a rule that prunes)"));
+            }
+        }
+        let needs_negamax = [
+            ("aspiration", self.aspiration.is_some()),
+            ("quiescence", self.quiescence),
+            ("null_move", self.null_move.is_some()),
+            ("beam", self.beam.is_some()),
+            ("probcut", self.probcut.is_some()),
+            ("star", self.star != Star::Off),
+            ("tt_depth", self.tt_depth == TtDepth::AtLeast),
+        ];
+        for (name, on) in needs_negamax {
+            if on && !negamax {
+                return Err(ParamError::new(
+                    name,
+                    "works only with alpha-beta on a plain negamax rule (Pruning::Negamax, e.g. Minimax)",
+                ));
+            }
+        }
+        if self.table_mib > 0 && !G::HASHED {
+            return Err(ParamError::new("table_mib", "the game has no hash keys (Game::HASHED is false): set 0"));
+        }
+        if self.table_mib > MAX_TABLE_MIB {
+            return Err(ParamError::new("table_mib", format!("at most {MAX_TABLE_MIB} MiB, got {}", self.table_mib)));
+        }
+        if self.star != Star::Off && eval.bounds().is_none() {
+            return Err(ParamError::new("star", "Star1/Star2 need value bounds: the evaluator's bounds() is None"));
+        }
+        if let Some(w) = self.aspiration {
+            ParamError::positive("aspiration", w)?;
+        }
+        if self.beam == Some(0) {
+            return Err(ParamError::new("beam", "must keep at least one child"));
+        }
+        if self.chance_samples == Some(0) {
+            return Err(ParamError::new("chance_samples", "must be >= 1"));
+        }
+        if let Some(pc) = self.probcut {
+            if pc.reduction == 0 || pc.reduction >= pc.min_depth {
+                return Err(ParamError::new("probcut", "need 0 < reduction < min_depth"));
+            }
+            if !pc.margin.is_finite() {
+                return Err(ParamError::new("probcut", "margin must be finite"));
+            }
+        }
+        if self.null_move == Some(0) {
+            return Err(ParamError::new("null_move", "the reduction must be >= 1"));
+        }
+        Ok(())
+    }
+}
