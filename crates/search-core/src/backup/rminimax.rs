@@ -276,17 +276,17 @@ impl<C: CostModel> Backup for Rminimax<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{Options, Search};
+    use crate::search::{Limits, Options, Search, SearchResult};
     use crate::tree::{LiteralEval, LiteralTree};
 
-    fn run<C: CostModel>(tree: &str, rule: Rminimax<C>) -> SearchResult<u32> {
+    fn run<C: CostModel>(tree: &str, rule: Rminimax<C>) -> SearchResult<u32, RminimaxValue> {
         let t: LiteralTree = tree.parse().unwrap();
-        Search::new(rule, LiteralEval, Options::full_width()).run(&t).unwrap()
+        Search::new(rule, LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap()
     }
 
     #[test]
     fn theta_is_validated() {
-        for bad in [0.0, -1.0, f64::NAN, f64::NEG_INFINITY, -0.0] {
+        for bad in [0.0, -1.0, f64::NAN, f64::NEG_INFINITY, -0.0, 1e-310, 5e-324] {
             assert!(Rminimax::new(bad).is_err(), "{bad}");
         }
         assert!(Rminimax::new(f64::INFINITY).is_ok());
@@ -302,7 +302,7 @@ mod tests {
         // chance: 1 + 0.25·2 = 1.5.
         let scores: Vec<f64> = r.root_moves.iter().map(|m| m.score).collect();
         assert_eq!(scores, vec![-3.0, -1.0, -1.5]);
-        assert_eq!(r.value, -1.0);
+        assert_eq!(r.value, Some(-1.0));
         assert_eq!(r.best_moves, vec![1]);
     }
 
@@ -310,7 +310,7 @@ mod tests {
     fn negative_cost_poisons_and_is_reported() {
         let rule = Rminimax::with_costs(1.0, UtilityCosts::default()).unwrap();
         let r = run("min(1, max(-3, 2))", rule);
-        assert!(r.value.is_nan());
-        assert_eq!(rule.transition_probabilities(&r).unwrap_err().name, "costs");
+        assert!(r.value.unwrap().is_nan());
+        assert_eq!(rule.transition_probabilities(r.value.unwrap(), &r.scores()).unwrap_err().name, "costs");
     }
 }
