@@ -1,46 +1,10 @@
-//! Connect-4 on any board with `(height + 1) × width ≤ 64`, on bitboards.
-//!
-//! # Representation
-//!
-//! The standard "position + mask" bitboard: bit `col × (H + 1) + row` is the
-//! cell in column `col` (0 = left) and row `row` (0 = bottom). Each column has
-//! one spare *sentinel* bit above its top row, always empty, so that shifted
-//! lines never wrap from one column into the next. `current` holds the discs
-//! of the side to move, `mask` every disc. Alignments are found with four
-//! shift-and-mask steps (one per direction: 1 vertical, `H + 1` horizontal,
-//! `H` and `H + 2` diagonal).
-//!
-//! # Moves and notation
-//!
-//! A move is a column index `0..width` ([`Column`]). Its notation is the
-//! 1-based column as one character: `1`–`9`, then `a`, `b`, … for columns
-//! 10 and up on boards wider than nine. A game is a string of such characters
-//! from the empty board: `"4453"`.
-//!
-//! # Hash
-//!
-//! [`hash_key`](Game::hash_key) is SplitMix64's bijective mixer applied to
-//! the *perfect key* [`Connect4::key`] = `current + mask`, which is unique for
-//! every position of a given board size (the disc count fixes the side to
-//! move). So there are no collisions at all, and the hash is a pure function
-//! of the position: it always equals the value computed from scratch.
-//!
-//! ```
-//! use games_small::connect4::Connect4;
-//! use search_core::{Game, Outcome, Player, Status};
-//!
-//! let g = Connect4::from_moves(7, 6, "4455667")?;
-//! assert_eq!(g.status(), Status::Over(Outcome::Win(Player::First)));
-//! let mut g = Connect4::standard();
-//! g.play_str("4")?;
-//! assert_eq!(g.moves_string().as_deref(), Some("4"));
-//! # Ok::<(), search_core::GameError>(())
-//! ```
+//! The connect-4 board: bitboard representation, rules (the [`Game`]
+//! implementation), perfect-key hashing, move notation and text display.
 
 use std::collections::HashSet;
 use std::fmt;
 
-use search_core::{Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn};
+use search_core::{Game, GameError, Outcome, ParamError, Player, Status, Turn};
 
 use crate::board_text;
 
@@ -52,13 +16,13 @@ const COLUMN_CHARS: &[u8; 32] = b"123456789abcdefghijklmnopqrstuvw";
 
 /// `x << n`, or 0 if `n ≥ 64`.
 #[inline(always)]
-fn shl(x: u64, n: u32) -> u64 {
+pub(super) fn shl(x: u64, n: u32) -> u64 {
     x.checked_shl(n).unwrap_or(0)
 }
 
 /// `x >> n`, or 0 if `n ≥ 64`.
 #[inline(always)]
-fn shr(x: u64, n: u32) -> u64 {
+pub(super) fn shr(x: u64, n: u32) -> u64 {
     x.checked_shr(n).unwrap_or(0)
 }
 
@@ -245,7 +209,7 @@ impl Connect4 {
 
     /// `height + 1`: the bit stride of a column.
     #[inline(always)]
-    fn h1(&self) -> u32 {
+    pub(super) fn h1(&self) -> u32 {
         u32::from(self.height) + 1
     }
 
@@ -348,83 +312,6 @@ impl Connect4 {
         self.possible() & self.column_mask(col) != 0
     }
 
-    /// Whether dropping a disc in `col` (which must be playable) makes four
-    /// for the side to move.
-    #[inline]
-    pub fn is_winning_move(&self, col: Column) -> bool {
-        self.winning_cells() & self.possible() & self.column_mask(col) != 0
-    }
-
-    /// Whether the side to move can win with its next disc.
-    #[inline]
-    pub fn can_win_next(&self) -> bool {
-        self.winning_cells() & self.possible() != 0
-    }
-
-    /// The empty cells (playable now or not) that would complete a four for
-    /// the side to move: its threats.
-    #[inline]
-    pub fn winning_cells(&self) -> u64 {
-        self.threats_of(self.current)
-    }
-
-    /// The empty cells that would complete a four for the side that moved
-    /// last: the threats the side to move must watch.
-    #[inline]
-    pub fn opponent_winning_cells(&self) -> u64 {
-        self.threats_of(self.current ^ self.mask)
-    }
-
-    /// The empty cells that would complete a four for the discs `discs`.
-    #[inline]
-    pub fn threats_of(&self, discs: u64) -> u64 {
-        self.completing_cells(discs, self.mask)
-    }
-
-    /// The cells outside `occupied` that would complete a four for `discs`.
-    #[inline]
-    fn completing_cells(&self, discs: u64, occupied: u64) -> u64 {
-        let h1 = self.h1();
-        // Vertical: three discs below the cell.
-        let mut r = shl(discs, 1) & shl(discs, 2) & shl(discs, 3);
-        for s in [h1 - 1, h1, h1 + 1] {
-            let p = shl(discs, s) & shl(discs, 2 * s);
-            r |= p & shl(discs, 3 * s);
-            r |= p & shr(discs, s);
-            let p = shr(discs, s) & shr(discs, 2 * s);
-            r |= p & shl(discs, s);
-            r |= p & shr(discs, 3 * s);
-        }
-        r & (self.board_mask() ^ occupied)
-    }
-
-    /// The playable cells that do not let the opponent win at once: not a
-    /// cell the opponent needs, and not below one. Assumes the side to move
-    /// cannot win with its next disc (check [`can_win_next`](Self::can_win_next)
-    /// first). Returns 0 if every move loses (the opponent has two immediate
-    /// threats, or one under another).
-    #[inline]
-    pub fn possible_non_losing_moves(&self) -> u64 {
-        let mut possible = self.possible();
-        let threats = self.opponent_winning_cells();
-        let forced = possible & threats;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                return 0;
-            }
-            possible = forced;
-        }
-        possible & !shr(threats, 1)
-    }
-
-    /// The number of threats (winning cells) the side to move would have
-    /// after dropping a disc on `cell` (one bit of [`possible`](Self::possible)):
-    /// a move-ordering score for solvers.
-    #[inline]
-    pub fn threats_after(&self, cell: u64) -> u32 {
-        self.completing_cells(self.current | cell, self.mask | cell).count_ones()
-    }
-
     /// Drops a disc on `cell`, a single bit of [`possible`](Self::possible),
     /// for the side to move (the solver's form of [`play`](Game::play)).
     #[inline]
@@ -515,7 +402,7 @@ impl Connect4 {
     /// The first cells of the windows of direction `s` that lie inside the
     /// board.
     #[inline]
-    fn window_starts(&self, s: u32) -> u64 {
+    pub(super) fn window_starts(&self, s: u32) -> u64 {
         let b = self.board_mask();
         b & shr(b, s) & shr(b, 2 * s) & shr(b, 3 * s)
     }
@@ -612,126 +499,5 @@ impl fmt::Display for Connect4 {
     /// One line per row, the top row first: `X` (first player), `O`, `.`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         board_text::write_rows(f, self.width(), self.height(), |col, row| self.at(col, row))
-    }
-}
-
-/// The Stenmark-style connect-4 heuristic, from [`Player::First`]'s point of
-/// view: `score(X) − score(O)`, where for each side
-///
-/// ```text
-/// score = Σ over the open windows of window_weights[k]
-///       + cell_weight × Σ over its discs of table[cell]
-/// ```
-///
-/// A *window* is a line of four cells inside the board; it is *open* for a
-/// side if the opponent has no disc in it; `k` is the number of the side's
-/// own discs in it (`k = 4`, only on a finished board, counts as 3). `table`
-/// is the cell-weight table ([`Connect4::cell_weight_table`]): the number of
-/// windows through each cell. The defaults are `window_weights = [1, 2, 3, 4]`
-/// (each open window counts 1, plus 1 per own disc in it) and
-/// `cell_weight = 1`.
-///
-/// Everything is computed with bitboard shifts and population counts: no
-/// table lookups and no allocation. With weights bounded by
-/// [`MAX_WEIGHT`](Self::MAX_WEIGHT) the value stays within ±2.6·10⁵ on any
-/// board (at most 256 windows, each cell in at most 16), far inside
-/// `±(WIN_SCORE − MAX_PLY)`.
-///
-/// ```
-/// use games_small::connect4::{Connect4, Connect4Eval};
-/// use search_core::Evaluator;
-/// let e = Connect4Eval::default();
-/// assert_eq!(e.evaluate(&Connect4::standard()), 0.0);
-/// // X in the centre column: the best first move scores highest.
-/// let centre = e.evaluate(&Connect4::from_moves(7, 6, "4")?);
-/// let edge = e.evaluate(&Connect4::from_moves(7, 6, "1")?);
-/// assert!(centre > edge && edge > 0.0);
-/// # Ok::<(), search_core::GameError>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Connect4Eval {
-    window_weights: [f64; 4],
-    cell_weight: f64,
-}
-
-impl Default for Connect4Eval {
-    fn default() -> Self {
-        Connect4Eval { window_weights: [1.0, 2.0, 3.0, 4.0], cell_weight: 1.0 }
-    }
-}
-
-impl Connect4Eval {
-    /// The largest absolute weight accepted by [`new`](Self::new).
-    pub const MAX_WEIGHT: f64 = 100.0;
-
-    /// An evaluator with the given weights (see the type's documentation).
-    /// Every weight must be finite and within `±MAX_WEIGHT`.
-    pub fn new(window_weights: [f64; 4], cell_weight: f64) -> Result<Self, ParamError> {
-        for w in window_weights.into_iter().chain([cell_weight]) {
-            if !w.is_finite() || w.abs() > Self::MAX_WEIGHT {
-                return Err(ParamError::new("weights", format!("must be finite and within ±100, got {w}")));
-            }
-        }
-        Ok(Connect4Eval { window_weights, cell_weight })
-    }
-
-    /// The weights of an open window holding 0, 1, 2 and 3 own discs.
-    pub fn window_weights(&self) -> [f64; 4] {
-        self.window_weights
-    }
-
-    /// The weight of the cell-table term.
-    pub fn cell_weight(&self) -> f64 {
-        self.cell_weight
-    }
-
-    /// `score` of the type's documentation for the side holding `own`.
-    #[inline]
-    pub fn side_score(&self, board: &Connect4, own: u64, other: u64) -> f64 {
-        let h1 = board.h1();
-        let free = board.board_mask() & !other;
-        let mut counts = [0u32; 4];
-        let mut cells = 0u32;
-        for s in [1, h1 - 1, h1, h1 + 1] {
-            let starts = board.window_starts(s);
-            let open = starts & free & shr(free, s) & shr(free, 2 * s) & shr(free, 3 * s);
-            let (a, b, c, d) = (own, shr(own, s), shr(own, 2 * s), shr(own, 3 * s));
-            cells += (starts & a).count_ones()
-                + (starts & b).count_ones()
-                + (starts & c).count_ones()
-                + (starts & d).count_ones();
-            // Bit-sliced count of own discs per window: ones, twos (count 4 is
-            // the four-bit).
-            let ones = a ^ b ^ c ^ d;
-            let twos = (a & b) ^ (c & d) ^ ((a ^ b) & (c ^ d));
-            let four = a & b & c & d;
-            counts[0] += (open & !ones & !twos & !four).count_ones();
-            counts[1] += (open & ones & !twos).count_ones();
-            counts[2] += (open & !ones & twos).count_ones();
-            counts[3] += (open & ((ones & twos) | four)).count_ones();
-        }
-        let w = &self.window_weights;
-        w[0] * f64::from(counts[0])
-            + w[1] * f64::from(counts[1])
-            + w[2] * f64::from(counts[2])
-            + w[3] * f64::from(counts[3])
-            + self.cell_weight * f64::from(cells)
-    }
-}
-
-impl Evaluator<Connect4> for Connect4Eval {
-    const PERSPECTIVE: Perspective = Perspective::First;
-
-    #[inline]
-    fn evaluate(&self, state: &Connect4) -> f64 {
-        let (x, o) = match state.to_move() {
-            Player::First => (state.current, state.current ^ state.mask),
-            Player::Second => (state.current ^ state.mask, state.current),
-        };
-        self.side_score(state, x, o) - self.side_score(state, o, x)
-    }
-
-    fn bounds(&self) -> Option<(f64, f64)> {
-        Some((-search_core::WIN_SCORE, search_core::WIN_SCORE))
     }
 }

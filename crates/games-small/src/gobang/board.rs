@@ -1,48 +1,10 @@
-//! Gobang (five in a row) on boards up to 15 × 15, on bitboards.
-//!
-//! # Rules
-//!
-//! Players alternately put a stone on an empty point; the first to make five
-//! in a row (horizontally, vertically or diagonally) wins. Under
-//! [`FiveRule::Freestyle`] (the default) five *or more* wins; under
-//! [`FiveRule::Exact`] only exactly five wins (an overline of six or more
-//! does not). The game is drawn when the board is full.
-//!
-//! # Moves generated
-//!
-//! [`generate`](Game::generate) writes the *candidate* moves only: the empty
-//! points within `radius` (Chebyshev distance, default 2) of a stone, in
-//! index order. On the empty board it writes the centre alone
-//! ([`Opening::Centre`], the default) or every point ([`Opening::Anywhere`]).
-//! [`try_play`](Game::try_play) accepts any empty point, as the rules do.
-//!
-//! # Notation
-//!
-//! A point is written as its column letter and its row number: columns `a`,
-//! `b`, … from the left (no letter is skipped: `i` is the ninth column), rows
-//! `1`, `2`, … from the bottom. `h8` is the centre of the 15 × 15 board.
-//!
-//! # Representation
-//!
-//! One 256-bit set per player; point (`col`, `row`) is bit `row × 16 + col`
-//! (a [`Point`]). Column 15 is never on the board, so it pads every row and
-//! lines shifted by 1, 15, 16 or 17 bits never wrap from one row into another.
-//! The hash is an incremental Zobrist hash with fixed keys.
-//!
-//! ```
-//! use games_small::gobang::Gobang;
-//! use search_core::{Game, Outcome, Player, Status};
-//!
-//! let g: Gobang = "h8 a1 i8 a2 j8 a3 k8 a4 l8".parse()?;
-//! assert_eq!(g.status(), Status::Over(Outcome::Win(Player::First)));
-//! assert_eq!(g.move_string(g.point(7, 7).unwrap()), "h8");
-//! # Ok::<(), search_core::GameError>(())
-//! ```
+//! The gobang board: variants, bitboard representation, rules (the [`Game`]
+//! implementation), Zobrist hashing, point notation and text display.
 
 use std::fmt;
 use std::str::FromStr;
 
-use search_core::{Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn};
+use search_core::{Game, GameError, Outcome, ParamError, Player, Status, Turn};
 
 use crate::bits::Bits256;
 use crate::board_text;
@@ -59,20 +21,20 @@ pub const MIN_SIZE: usize = 5;
 const STRIDE: usize = 16;
 /// Bit shifts of the four directions: horizontal, vertical, diagonal (up
 /// right), anti-diagonal (up left).
-const DIRS: [u32; 4] = [1, 16, 17, 15];
+pub(super) const DIRS: [u32; 4] = [1, 16, 17, 15];
 
 /// Zobrist keys: `KEYS[player * 256 + point]`.
 const KEYS: [u64; 512] = zobrist::keys(0x676F_6261_6E67_0001);
 
 /// Board masks and window-start masks, per board size.
-struct Tables {
+pub(super) struct Tables {
     board: [Bits256; MAX_SIZE + 1],
     /// `starts[size][dir][0]`: first points of the 5-point windows inside the
     /// board; `[1]`: of the 6-point windows.
-    starts: [[[Bits256; 2]; 4]; MAX_SIZE + 1],
+    pub(super) starts: [[[Bits256; 2]; 4]; MAX_SIZE + 1],
 }
 
-const TABLES: Tables = build_tables();
+pub(super) const TABLES: Tables = build_tables();
 
 const fn build_tables() -> Tables {
     let mut board = [Bits256::EMPTY; MAX_SIZE + 1];
@@ -307,6 +269,12 @@ impl Gobang {
         }
     }
 
+    /// The stones of `player`.
+    #[inline]
+    pub(super) fn stones(&self, player: Player) -> Bits256 {
+        self.stones[player.index()]
+    }
+
     #[inline]
     fn on_board(&self, p: Point) -> bool {
         let (c, r) = Self::coords(p);
@@ -522,175 +490,5 @@ impl fmt::Display for Gobang {
             write!(f, " {}", char::from(b'a' + c as u8))?;
         }
         writeln!(f)
-    }
-}
-
-/// Counts of a player's patterns, as counted by [`GobangEval`].
-///
-/// Patterns are counted per *window* of consecutive points on one line, in
-/// each of the four directions:
-///
-/// - `five`: 5-point windows holding five own stones;
-/// - `open_four`: 6-point windows `.XXXX.` (both ends empty);
-/// - `four`: 5-point windows with four own stones and one empty point;
-/// - `open_three`: 6-point windows with both ends empty and three own stones
-///   and one empty point between them (`.XXX..`, `..XXX.`, `.XX.X.`, `.X.XX.`);
-/// - `three`: 5-point windows with three own stones and two empty points;
-/// - `two`: 5-point windows with two own stones and three empty points.
-///
-/// All windows lie inside the board and contain no opponent stone. A pattern
-/// lying in several windows counts once per window (an open four also counts
-/// as two fours; `..XXX..` as two open threes), which rewards the patterns
-/// with more ways to grow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct PatternCounts {
-    /// Fives (and longer lines, once per five-point window).
-    pub five: u32,
-    /// Open fours.
-    pub open_four: u32,
-    /// Fours.
-    pub four: u32,
-    /// Open threes.
-    pub open_three: u32,
-    /// Threes.
-    pub three: u32,
-    /// Twos.
-    pub two: u32,
-}
-
-/// Weights of the patterns of [`PatternCounts`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PatternWeights {
-    /// Weight of a five. Default 100 000.
-    pub five: f64,
-    /// Weight of an open four. Default 10 000.
-    pub open_four: f64,
-    /// Weight of a four. Default 1 000.
-    pub four: f64,
-    /// Weight of an open three. Default 1 000.
-    pub open_three: f64,
-    /// Weight of a three. Default 100.
-    pub three: f64,
-    /// Weight of a two. Default 10.
-    pub two: f64,
-}
-
-impl Default for PatternWeights {
-    fn default() -> Self {
-        PatternWeights {
-            five: 100_000.0,
-            open_four: 10_000.0,
-            four: 1_000.0,
-            open_three: 1_000.0,
-            three: 100.0,
-            two: 10.0,
-        }
-    }
-}
-
-impl PatternWeights {
-    fn dot(&self, c: &PatternCounts) -> f64 {
-        self.five * f64::from(c.five)
-            + self.open_four * f64::from(c.open_four)
-            + self.four * f64::from(c.four)
-            + self.open_three * f64::from(c.open_three)
-            + self.three * f64::from(c.three)
-            + self.two * f64::from(c.two)
-    }
-}
-
-/// The pattern-count heuristic, from the side to move's point of view
-/// ([`Perspective::SideToMove`]): the weighted [`PatternCounts`] of the side
-/// to move minus those of its opponent, clamped to `±LIMIT`.
-///
-/// Symmetric: the same stones count the same for either colour, so a
-/// position and its colour-swapped twin (side to move swapped too) have the
-/// same value. Computed with bitboard shifts, bit-sliced window
-/// counts and population counts, without allocating.
-///
-/// ```
-/// use games_small::gobang::{Gobang, GobangEval};
-/// use search_core::{Evaluator, Player};
-/// let e = GobangEval::default();
-/// let g: Gobang = "h8 a1 i8".parse()?; // X has two in a row; O to move
-/// assert!(e.evaluate(&g) < 0.0);
-/// // Four horizontal windows of five hold both stones.
-/// assert_eq!(e.pattern_counts(&g, Player::First).two, 4);
-/// # Ok::<(), search_core::GameError>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct GobangEval {
-    weights: PatternWeights,
-}
-
-impl GobangEval {
-    /// Values are clamped to `±LIMIT`, far inside `±(WIN_SCORE − MAX_PLY)`.
-    pub const LIMIT: f64 = 500_000.0;
-
-    /// An evaluator with `weights`; each must be finite and within
-    /// `0..=100 000`.
-    pub fn new(weights: PatternWeights) -> Result<Self, ParamError> {
-        let w = weights;
-        for v in [w.five, w.open_four, w.four, w.open_three, w.three, w.two] {
-            if !(0.0..=100_000.0).contains(&v) {
-                return Err(ParamError::new("weights", format!("must be within 0..=100000, got {v}")));
-            }
-        }
-        Ok(GobangEval { weights })
-    }
-
-    /// The weights.
-    pub fn weights(&self) -> PatternWeights {
-        self.weights
-    }
-
-    /// The pattern counts of `player` in `state`.
-    pub fn pattern_counts(&self, state: &Gobang, player: Player) -> PatternCounts {
-        let own = state.stones[player.index()];
-        let other = state.stones[player.opponent().index()];
-        let mut c = PatternCounts::default();
-        for (d, &s) in DIRS.iter().enumerate() {
-            let [v5, v6] = TABLES.starts[state.size()][d];
-            let o: [Bits256; 6] = std::array::from_fn(|k| own.shr(k as u32 * s));
-            let x: [Bits256; 6] = std::array::from_fn(|k| other.shr(k as u32 * s));
-            // 5-point windows: bit-sliced sum of five own planes.
-            let free5 = !(x[0] | x[1] | x[2] | x[3] | x[4]);
-            let s0 = o[0] ^ o[1] ^ o[2];
-            let c0 = (o[0] & o[1]) | (o[2] & (o[0] ^ o[1]));
-            let ones = s0 ^ o[3] ^ o[4];
-            let c1 = (s0 & o[3]) | (o[4] & (s0 ^ o[3]));
-            let twos = c0 ^ c1;
-            let fours = c0 & c1;
-            let open5 = v5 & free5;
-            c.five += (v5 & ones & fours).count();
-            c.four += (open5 & !ones & !twos & fours).count();
-            c.three += (open5 & ones & twos).count();
-            c.two += (open5 & !ones & twos & !fours).count();
-            // 6-point windows with empty ends.
-            let ends = v6 & !(o[0] | x[0]) & !(o[5] | x[5]);
-            let mid_free = !(x[1] | x[2] | x[3] | x[4]);
-            let all4 = o[1] & o[2] & o[3] & o[4];
-            c.open_four += (ends & all4).count();
-            // Exactly three of the four middle points.
-            let m_ones = o[1] ^ o[2] ^ o[3] ^ o[4];
-            let m_twos = (o[1] & o[2]) ^ (o[3] & o[4]) ^ ((o[1] ^ o[2]) & (o[3] ^ o[4]));
-            c.open_three += (ends & mid_free & m_ones & m_twos).count();
-        }
-        c
-    }
-}
-
-impl Evaluator<Gobang> for GobangEval {
-    const PERSPECTIVE: Perspective = Perspective::SideToMove;
-
-    fn evaluate(&self, state: &Gobang) -> f64 {
-        let me = state.to_move();
-        let v = self.weights.dot(&self.pattern_counts(state, me))
-            - self.weights.dot(&self.pattern_counts(state, me.opponent()));
-        v.clamp(-Self::LIMIT, Self::LIMIT)
-    }
-
-    fn bounds(&self) -> Option<(f64, f64)> {
-        Some((-search_core::WIN_SCORE, search_core::WIN_SCORE))
     }
 }
