@@ -5,7 +5,7 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use games_small::{Connect4, Connect4Eval};
 use search_core::backup::Minimax;
-use search_core::search::{Options, Search};
+use search_core::search::{Limits, Options, Search};
 
 /// Fixed positions: the start, an opening and two middle games.
 const POSITIONS: [(&str, &str); 4] =
@@ -21,8 +21,8 @@ fn connect4_search(c: &mut Criterion) {
             for (driver, options) in &drivers {
                 let run = || {
                     Search::new(Minimax, Connect4Eval::default(), options.clone())
-                        .depth(depth)
-                        .run(&board)
+                        .expect("valid options")
+                        .run(&board, &Limits::depth(depth))
                         .expect("the game goes on")
                 };
                 group.throughput(Throughput::Elements(run().stats.nodes));

@@ -4,7 +4,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use search_core::backup::{Backup, Emm, Iom, LinearBonus, MAndN, Minimax, Predictive, Product, Rminimax};
-use search_core::search::{Options, Search};
+use search_core::search::{Limits, Options, Search};
 use search_core::tree::{LeafModel, RandomTree, RandomTreeEval};
 
 /// Two fixed trees: uniform leaves (b = 4, d = 8) and arc sums (b = 6, d = 6).
@@ -17,7 +17,7 @@ fn trees() -> [(&'static str, RandomTree); 2] {
 
 /// Benchmarks `rule` on `tree` with `options`; the throughput is the node
 /// count of one search (counted once, outside the timing).
-fn bench_rule<R: Backup<RandomTree> + Clone>(
+fn bench_rule<R: Backup + Clone>(
     c: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     name: &str,
     tree_name: &str,
@@ -27,9 +27,19 @@ fn bench_rule<R: Backup<RandomTree> + Clone>(
 ) {
     let eval = RandomTreeEval::for_tree(tree);
     let depth = u32::from(tree.depth());
-    let run = || Search::new(rule.clone(), eval, options.clone()).depth(depth).run(tree).expect("the tree has moves");
-    c.throughput(Throughput::Elements(run().stats.nodes));
-    c.bench_function(BenchmarkId::new(name, tree_name), |b| b.iter(|| run().value));
+    let limits = Limits::depth(depth);
+    let run = || {
+        let mut search = Search::new(rule.clone(), eval, options.clone()).expect("valid options");
+        search.run(tree, &limits).expect("the tree has moves").value
+    };
+    let nodes = Search::new(rule.clone(), eval, options.clone())
+        .expect("valid options")
+        .run(tree, &limits)
+        .expect("the tree has moves")
+        .stats
+        .nodes;
+    c.throughput(Throughput::Elements(nodes));
+    c.bench_function(BenchmarkId::new(name, tree_name), |b| b.iter(run));
 }
 
 fn rules(c: &mut Criterion) {

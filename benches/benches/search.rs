@@ -2,7 +2,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use search_core::backup::Minimax;
-use search_core::search::{Options, Search};
+use search_core::search::{Limits, Options, Search};
 use search_core::tree::{LeafModel, RandomTree, RandomTreeEval};
 
 fn trees() -> Vec<(&'static str, RandomTree)> {
@@ -22,12 +22,13 @@ fn bench_search(c: &mut Criterion) {
         ];
         for (driver, options) in drivers {
             // Nodes are counted once, outside the timing, for the throughput.
-            let nodes =
-                Search::new(Minimax, RandomTreeEval::default(), options.clone()).run(&tree).unwrap().stats.nodes;
+            let run = || {
+                let mut search = Search::new(Minimax, RandomTreeEval::default(), options.clone()).unwrap();
+                search.run(&tree, &Limits::full_tree()).unwrap()
+            };
+            let nodes = run().stats.nodes;
             group.throughput(Throughput::Elements(nodes));
-            group.bench_function(format!("{driver}/{name}"), |b| {
-                b.iter(|| Search::new(Minimax, RandomTreeEval::default(), options.clone()).run(&tree).unwrap().value)
-            });
+            group.bench_function(format!("{driver}/{name}"), |b| b.iter(|| run().value));
         }
     }
     group.finish();

@@ -50,7 +50,7 @@ use games_small::{Connect4, Connect4Eval};
 use minimax::{Evaluation, IterativeOptions, IterativeSearch, Negamax, Strategy, Winner};
 use search_core::backup::Minimax;
 use search_core::rng::derive_seed;
-use search_core::search::{Options, Search, TtDepth};
+use search_core::search::{Limits, Options, Search, TtDepth};
 use search_core::{Evaluator, Game, MAX_PLY, Outcome, Status, WIN_SCORE};
 
 /// The move of the synthetic pre-root node (no column has this index).
@@ -178,7 +178,8 @@ fn mid_game_positions(count: usize, seed: u64, filter_depth: u32) -> Vec<Connect
         stream += 1;
         derive_seed(seed, stream)
     };
-    let mut filter = Search::new(Minimax, Connect4Eval::default(), iterative_options(16)).depth(filter_depth);
+    let mut filter = Search::new(Minimax, Connect4Eval::default(), iterative_options(16)).expect("valid options");
+    let filter_limits = Limits::depth(filter_depth);
     while out.len() < count {
         let plies = 10 + next() % 7;
         let mut board = Connect4::standard();
@@ -195,7 +196,7 @@ fn mid_game_positions(count: usize, seed: u64, filter_depth: u32) -> Vec<Connect
             continue;
         }
         filter.clear();
-        let value = filter.run(&board).expect("the game goes on").value;
+        let value = filter.run(&board, &filter_limits).expect("the game goes on").value.expect("complete");
         if value.abs() < WIN_SCORE - f64::from(MAX_PLY) {
             out.push(board);
         }
@@ -207,17 +208,15 @@ fn mid_game_positions(count: usize, seed: u64, filter_depth: u32) -> Vec<Connect
 /// Table entries of at least the remaining depth give values, as in
 /// minimax-rs.
 fn iterative_options(tt_mib: usize) -> Options {
-    Options {
-        alpha_beta: true,
-        iterative_deepening: true,
-        tt_mib,
-        tt_depth: TtDepth::AtLeast,
-        pvs: true,
-        // The generator already emits the centre-first order that the hints
-        // describe; minimax-rs searches in that order too.
-        game_ordering: false,
-        ..Options::full_width()
-    }
+    // The generator already emits the centre-first order that the hints
+    // describe; minimax-rs searches in that order too (no game ordering).
+    Options::full_width()
+        .with_alpha_beta(true)
+        .with_iterative_deepening(true)
+        .with_table_mib(tt_mib)
+        .with_tt_depth(TtDepth::AtLeast)
+        .with_pvs(true)
+        .with_game_ordering(false)
 }
 
 /// Which drivers are compared.
@@ -249,11 +248,12 @@ fn ours(driver: Driver, board: &Connect4, depth: u32, tt_mib: usize) -> Run {
         Driver::Negamax => Options::plain_alpha_beta(),
         Driver::Iterative => iterative_options(tt_mib),
     };
-    let mut search = Search::new(Minimax, Connect4Eval::default(), options).depth(depth);
+    let mut search = Search::new(Minimax, Connect4Eval::default(), options).expect("valid options");
+    let limits = Limits::depth(depth);
     let start = Instant::now();
-    let r = search.run(board).expect("the game goes on");
+    let r = search.run(board, &limits).expect("the game goes on");
     let nanos = start.elapsed().as_nanos() as u64;
-    Run { value: their_value(r.value), nodes: r.stats.nodes, nanos }
+    Run { value: their_value(r.value.expect("complete")), nodes: r.stats.nodes, nanos }
 }
 
 /// minimax-rs's run; `count` also counts a `Negamax` run's nodes (an extra,

@@ -75,7 +75,7 @@ use std::fmt;
 use std::time::Instant;
 
 use search_core::backup::Minimax;
-use search_core::search::{Options, Search, TtDepth, Window};
+use search_core::search::{Limits, Options, Search, TtDepth, Window};
 use search_core::{Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn, WIN_SCORE};
 
 use crate::connect4::{Column, Connect4};
@@ -214,6 +214,7 @@ impl SolverView {
 
 impl Game for SolverView {
     type Move = Column;
+    const HASHED: bool = true;
 
     #[inline]
     fn turn(&self) -> Turn {
@@ -347,7 +348,7 @@ pub const DEFAULT_TABLE_MIB: usize = 64;
 pub struct Solver {
     width: usize,
     height: usize,
-    search: Search<SolverView, SolverEval, Minimax>,
+    search: Search<SolverView, Minimax, SolverEval>,
 }
 
 impl Solver {
@@ -361,22 +362,21 @@ impl Solver {
 
     /// A solver with a `mib`-MiB transposition table (at least 1).
     ///
-    /// Errors: a board size [`Connect4::new`] rejects; `mib` = 0.
+    /// Errors: a board size [`Connect4::new`] rejects; `mib` = 0; a table
+    /// that is too large or cannot be allocated.
     pub fn with_table_mib(width: usize, height: usize, mib: usize) -> Result<Self, ParamError> {
         Connect4::new(width, height)?;
         if mib == 0 {
             return Err(ParamError::new("table_mib", "the solver needs a table: must be >= 1"));
         }
-        let options = Options {
-            tt_mib: mib,
+        let options = Options::plain_alpha_beta()
+            .with_table_mib(mib)
             // Every node is searched to the end of the game, so the remaining
             // depth of a position is fixed by the root (connect-4 positions
             // have a fixed disc count): entries of the same root always match.
-            tt_depth: TtDepth::Exact,
-            game_ordering: true,
-            ..Options::plain_alpha_beta()
-        };
-        let search = Search::new(Minimax, SolverEval, options);
+            .with_tt_depth(TtDepth::Exact)
+            .with_game_ordering(true);
+        let search = Search::new(Minimax, SolverEval, options)?;
         Ok(Solver { width, height, search })
     }
 
@@ -455,13 +455,16 @@ impl Solver {
                 break; // the sign is known
             }
             let pivot = probe_pivot(lo, hi);
-            let found = self.search.run_with_window(&view, Window::new(pivot.into(), f64::from(pivot) + 1.0))?;
+            let window = Window::new(pivot.into(), f64::from(pivot) + 1.0);
+            let found = self.search.run_with_window(&view, &Limits::full_tree(), window)?;
             nodes += found.stats.nodes;
             probes += 1;
-            debug_assert!(found.value.fract() == 0.0, "scores are integers");
+            // A full-tree search without limits always completes.
+            let value = found.value.expect("an unlimited probe completes");
+            debug_assert!(value.fract() == 0.0, "scores are integers");
             // Fail-soft: a bound on the score, within [lo, hi] (bounds are
             // valid); the clamps only guard the loop's progress.
-            let v = found.value as i32;
+            let v = value as i32;
             if v <= pivot {
                 hi = v.max(lo);
             } else {

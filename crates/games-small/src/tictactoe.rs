@@ -150,6 +150,7 @@ impl TicTacToe {
 
 impl Game for TicTacToe {
     type Move = Cell;
+    const HASHED: bool = true;
 
     #[inline]
     fn turn(&self) -> Turn {

@@ -17,7 +17,26 @@
 //! # Ok::<(), search_core::GameError>(())
 //! ```
 //!
-//! See `docs/design.md` in the repository for the architecture.
+//! A search is a rule, an evaluator and options, checked when built; the
+//! limits come with each call:
+//!
+//! ```
+//! use search_core::backup::Minimax;
+//! use search_core::search::{Limits, Search};
+//! use search_core::tree::{LiteralEval, LiteralTree};
+//!
+//! // Any `Game` works; here a textbook tree written as a literal.
+//! let tree: LiteralTree = "max(min(3, 12, 8), min(2, 4, 6), min(14, 5, 2))".parse()?;
+//! // Alpha-beta with everything this rule, game and evaluator allow.
+//! let mut search = Search::recommended(Minimax, LiteralEval)?;
+//! let result = search.run(&tree, &Limits::full_tree())?;
+//! assert_eq!(result.value, Some(3.0));
+//! assert_eq!(result.best, Some(0));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! See `docs/design.md` in the repository for the architecture (the API on
+//! one page) and `docs/migration-0.2.md` for the changes since 0.1.
 
 #![deny(missing_docs)]
 

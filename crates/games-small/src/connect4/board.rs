@@ -410,6 +410,7 @@ impl Connect4 {
 
 impl Game for Connect4 {
     type Move = Column;
+    const HASHED: bool = true;
 
     #[inline]
     fn turn(&self) -> Turn {

@@ -377,6 +377,7 @@ impl Gobang {
 
 impl Game for Gobang {
     type Move = Point;
+    const HASHED: bool = true;
 
     #[inline]
     fn turn(&self) -> Turn {

@@ -179,13 +179,13 @@ impl ErrorModel for ConstantError {
 /// error is lower, as at player nodes.
 ///
 /// No pruning ([`Pruning::None`]): the backup error depends on every child.
-/// A node's [`scalar`](Backup::scalar) (and a move's
+/// A node's [`scalar`](crate::backup::BackupValue::scalar) (and a move's
 /// [`child_score`](Backup::child_score)) is `P(win) − P(loss) ∈ [−1, 1]` for
 /// the side to move, so the root plays the move most likely to win.
 ///
 /// ```
 /// use search_core::backup::{ConstantError, Emm};
-/// use search_core::search::{Options, Search};
+/// use search_core::search::{Limits, Options, Search};
 /// use search_core::tree::{LiteralEval, LiteralTree};
 ///
 /// // Type III: both of max's moves lose (the min nodes are wins for min).
@@ -193,8 +193,8 @@ impl ErrorModel for ConstantError {
 /// // win, error 10%), so the static value is kept.
 /// let t: LiteralTree = "max[1](min[-1](0), min[-1](0))".parse()?;
 /// let emm = Emm::new(ConstantError::new(0.1)?);
-/// let r = Search::new(emm, LiteralEval, Options::full_width()).depth(1).run(&t)?;
-/// assert!((r.value - 0.8).abs() < 1e-12); // a win with error 0.1
+/// let r = Search::new(emm, LiteralEval, Options::full_width())?.run(&t, &Limits::depth(1))?;
+/// assert!((r.value.unwrap() - 0.8).abs() < 1e-12); // a win with error 0.1
 /// # Ok::<(), search_core::GameError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -92,21 +92,21 @@ const MAX_GEOMETRIC_DEPTH: u32 = 960;
 /// (from the first player's point of view), with no static term.
 ///
 /// **Cost.** One static evaluation per interior node on top of minimax's
-/// work ([`needs_static`](Backup::needs_static)).
+/// work ([`NEEDS_STATIC`](Backup::NEEDS_STATIC)).
 ///
 /// ```
 /// use search_core::backup::Iom;
-/// use search_core::search::{Options, Search};
+/// use search_core::search::{Limits, Options, Search};
 /// use search_core::tree::{LiteralEval, LiteralTree};
 ///
 /// // The paper's Fig. 6 (static values in brackets, from max's view).
 /// let t: LiteralTree = "A=max[7](B=min[9](D=8, E=7), C=min[4](F=9, G=10))".parse()?;
-/// let iom = Search::new(Iom::new(), LiteralEval, Options::full_width()).depth(2).run(&t)?;
-/// assert_eq!(iom.value, 53.0);
+/// let iom = Search::new(Iom::new(), LiteralEval, Options::full_width())?.run(&t, &Limits::depth(2))?;
+/// assert_eq!(iom.value, Some(53.0));
 /// assert_eq!(iom.best, t.move_to("B"));
 /// // PIOM: the same rule with alpha-beta; same value, fewer nodes.
-/// let piom = Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta()).depth(2).run(&t)?;
-/// assert_eq!(piom.value, 53.0);
+/// let piom = Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta())?.run(&t, &Limits::depth(2))?;
+/// assert_eq!(piom.value, Some(53.0));
 /// assert!(piom.stats.nodes < iom.stats.nodes);
 /// # Ok::<(), search_core::GameError>(())
 /// ```

@@ -84,15 +84,15 @@ impl Bonus for LinearBonus {
 ///
 /// ```
 /// use search_core::backup::{LinearBonus, MAndN};
-/// use search_core::search::{Options, Search};
+/// use search_core::search::{Limits, Options, Search};
 /// use search_core::tree::{LiteralEval, LiteralTree};
 ///
 /// // Max's best child is 5; the runner-up 4 is 1 below it: bonus
 /// // 2·(1 − 1/4) = 1.5, so the root is worth 6.5.
 /// let rule = MAndN::new(2, 1, LinearBonus::new(2.0, 4.0)?)?;
 /// let t: LiteralTree = "max(5, 4, 0)".parse()?;
-/// let r = Search::new(rule, LiteralEval, Options::full_width()).run(&t)?;
-/// assert_eq!(r.value, 6.5);
+/// let r = Search::new(rule, LiteralEval, Options::full_width())?.run(&t, &Limits::full_tree())?;
+/// assert_eq!(r.value, Some(6.5));
 /// # Ok::<(), search_core::GameError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -12,11 +12,11 @@ use crate::game::Turn;
 ///
 /// ```
 /// use search_core::backup::Minimax;
-/// use search_core::search::{Search, Options};
+/// use search_core::search::{Limits, Options, Search};
 /// use search_core::tree::{LiteralTree, LiteralEval};
 /// let t: LiteralTree = "max(min(3, 12, 8), min(2, 4, 6), chance(0.5: 2, 0.5: 6))".parse()?;
-/// let r = Search::new(Minimax, LiteralEval, Options::full_width()).run(&t)?;
-/// assert_eq!(r.value, 4.0);
+/// let r = Search::new(Minimax, LiteralEval, Options::full_width())?.run(&t, &Limits::full_tree())?;
+/// assert_eq!(r.value, Some(4.0));
 /// assert_eq!(r.best_moves, vec![2]);
 /// # Ok::<(), search_core::GameError>(())
 /// ```

@@ -3,7 +3,7 @@
 //! A rule implements [`Backup`]. The search core ([`crate::search`]) walks the
 //! tree, asks the evaluator for leaf values, and hands each child's value to
 //! the rule, which accumulates them into the node's value. The rule declares
-//! through [`Backup::pruning`] whether, and how far, alpha-beta style windows
+//! through [`Backup::PRUNING`] whether, and how far, alpha-beta style windows
 //! are sound for it; the core then does all the window arithmetic itself, from
 //! the rule's [`Affine`] form, so no rule repeats it.
 //!

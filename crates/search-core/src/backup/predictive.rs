@@ -42,15 +42,15 @@ pub enum PsWeights {
 ///
 /// ```
 /// use search_core::backup::Predictive;
-/// use search_core::search::{Options, Search};
+/// use search_core::search::{Limits, Options, Search};
 /// use search_core::tree::{LiteralEval, LiteralTree};
 ///
 /// // Reibman and Ballard's Fig. 1: a forced loss. Minimax sees two zeros;
 /// // predictive play prefers the branch where an error by min pays.
 /// let t: LiteralTree = "max(min(0, 0), min(0, 1))".parse()?;
-/// let r = Search::new(Predictive::new(0.9)?, LiteralEval, Options::full_width()).run(&t)?;
+/// let r = Search::new(Predictive::new(0.9)?, LiteralEval, Options::full_width())?.run(&t, &Limits::full_tree())?;
 /// assert_eq!(r.best_moves, vec![1]);
-/// assert!((r.value - 0.09 / 0.99).abs() < 1e-12);
+/// assert!((r.value.unwrap() - 0.09 / 0.99).abs() < 1e-12);
 /// # Ok::<(), search_core::GameError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -127,24 +127,24 @@ pub struct ProductAcc {
 /// wide trees (a plain product of thousands of probabilities underflows).
 ///
 /// No pruning ([`Pruning::None`]): every child changes the product. A
-/// node's [`scalar`](Backup::scalar) and a move's
+/// node's [`scalar`](crate::backup::BackupValue::scalar) and a move's
 /// [`child_score`](Backup::child_score) are log-odds `ln(P/(1 − P))` for
 /// the player to move (monotone in `P`, and still ordered where `P` rounds
 /// to 1).
 ///
 /// ```
 /// use search_core::backup::Product;
-/// use search_core::search::{Options, Search};
+/// use search_core::search::{Limits, Options, Search};
 /// use search_core::tree::{LiteralEval, LiteralTree};
 ///
 /// // Two moves into min nodes whose leaves (log-odds 0 and ±ln 3 for max)
 /// // give win probabilities ½, ¾, ¼.
 /// let t: LiteralTree = "max(min(0, 1.0986122886681098), min(-1.0986122886681098, 0))".parse()?;
-/// let r = Search::new(Product::new(1.0)?, LiteralEval, Options::full_width()).run(&t)?;
+/// let r = Search::new(Product::new(1.0)?, LiteralEval, Options::full_width())?.run(&t, &Limits::full_tree())?;
 /// // Left: min loses only if both of its moves lead to max wins (½·¾), so
 /// // min wins with 5/8 and max with 3/8. Right: max wins with ¼·½ = 1/8.
 /// // Root: 1 − (5/8)·(7/8) = 29/64, and max prefers the left move.
-/// let p = 1.0 / (1.0 + (-r.value).exp());
+/// let p = 1.0 / (1.0 + (-r.value.unwrap()).exp());
 /// assert!((p - 29.0 / 64.0).abs() < 1e-12);
 /// assert_eq!(r.best, Some(0));
 /// # Ok::<(), search_core::GameError>(())

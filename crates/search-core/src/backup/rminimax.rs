@@ -24,17 +24,17 @@
 //!
 //! ```
 //! use search_core::backup::rminimax::{Rminimax, UtilityCosts};
-//! use search_core::search::{Options, Search};
+//! use search_core::search::{Limits, Options, Search};
 //! use search_core::tree::{LiteralEval, LiteralTree};
 //!
 //! // The AI is `min`: it minimises the printed utilities, used as costs.
 //! let t: LiteralTree = "min(1, max(2, 5))".parse()?;
 //! let rule = Rminimax::with_costs(0.5, UtilityCosts::default())?;
-//! let r = Search::new(rule, LiteralEval, Options::full_width()).run(&t)?;
+//! let r = Search::new(rule, LiteralEval, Options::full_width())?.run(&t, &Limits::full_tree())?;
 //! // Costs to go: 1 and 1 + 5 = 6.
 //! let v = -(((-0.5f64).exp() + (-3.0f64).exp()).ln()) / 0.5;
-//! assert!((-r.value - v).abs() < 1e-12);
-//! let p = rule.transition_probabilities(&r)?;
+//! assert!((-r.value.unwrap() - v).abs() < 1e-12);
+//! let p = rule.transition_probabilities(r.value.unwrap(), &r.scores())?;
 //! assert!((p[0] - 1.0 / (1.0 + (-2.5f64).exp())).abs() < 1e-12);
 //! # Ok::<(), search_core::GameError>(())
 //! ```

@@ -73,12 +73,17 @@ impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
     ///
     /// ```
     /// use search_core::backup::{Minimax, Rminimax};
-    /// use search_core::search::{Options, Search};
+    /// use search_core::search::{Options, Search, Star};
     /// use search_core::tree::{LiteralEval, LiteralTree};
-    /// // Literal trees have no hash keys: a table is refused.
-    /// let e = Search::<LiteralTree, _, _>::new(Minimax, LiteralEval, Options::default()).unwrap_err();
-    /// assert_eq!(e.name, "table_mib");
-    /// assert!(Search::<LiteralTree, _, _>::new(Minimax, LiteralEval, Options::default().with_table_mib(0)).is_ok());
+    /// // Rminimax cannot prune: the alpha-beta engine's options are refused.
+    /// let e = Search::<LiteralTree, _, _>::new(Rminimax::new(1.0)?, LiteralEval, Options::default()).unwrap_err();
+    /// assert_eq!(e.name, "alpha_beta");
+    /// // Star needs value bounds, which `LiteralEval` does not declare.
+    /// let e = Search::<LiteralTree, _, _>::new(Minimax, LiteralEval, Options::default().with_star(Star::Star1))
+    ///     .unwrap_err();
+    /// assert_eq!(e.name, "star");
+    /// assert!(Search::<LiteralTree, _, _>::new(Minimax, LiteralEval, Options::default()).is_ok());
+    /// # Ok::<(), search_core::ParamError>(())
     /// ```
     pub fn new(rule: R, eval: E, options: Options) -> Result<Self, ParamError> {
         options.validate::<G, R, E>(&eval)?;
@@ -127,9 +132,11 @@ impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
     /// use search_core::backup::Minimax;
     /// use search_core::search::{Options, Search};
     /// use search_core::tree::{LiteralEval, LiteralTree};
-    /// let mut s = Search::<LiteralTree, _, _>::new(Minimax, LiteralEval, Options::default().with_table_mib(0))?;
-    /// assert!(s.set_table_mib(1 << 40).is_err());
-    /// assert_eq!(s.options().table_mib, 0);
+    /// let mut s = Search::<LiteralTree, _, _>::new(Minimax, LiteralEval, Options::default())?;
+    /// assert!(s.set_table_mib(usize::MAX).is_err());
+    /// assert_eq!(s.options().table_mib, 16); // the old table is kept
+    /// s.set_table_mib(1)?;
+    /// assert_eq!(s.options().table_mib, 1);
     /// # Ok::<(), search_core::ParamError>(())
     /// ```
     pub fn set_table_mib(&mut self, mib: usize) -> Result<(), ParamError> {

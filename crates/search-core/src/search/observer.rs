@@ -49,7 +49,7 @@ pub struct Iteration<'a, M> {
 /// use search_core::search::{Control, Iteration, Limits, Observer, Options, Search};
 /// use search_core::tree::{LiteralEval, LiteralTree};
 ///
-/// /// Prints every iteration and stops once the value is positive.
+/// /// Records every iteration's depth and stops once the value is positive.
 /// struct Report(Vec<u32>);
 /// impl Observer<LiteralTree> for Report {
 ///     fn iteration(&mut self, it: &Iteration<'_, u32>) -> Control {
@@ -57,11 +57,13 @@ pub struct Iteration<'a, M> {
 ///         if it.value > 0.0 { Control::Stop } else { Control::Continue }
 ///     }
 /// }
-/// let t: LiteralTree = "max(min(max(1, 2), 3), min(4, max(5, 6)))".parse()?;
+/// // Static values in brackets: one ply deep, the root is worth 4 already.
+/// let t: LiteralTree = "max(min[-1](max(1, 2), 3), min[4](4, max(5, 6)))".parse()?;
 /// let mut s = Search::new(Minimax, LiteralEval, Options::default().with_table_mib(0))?;
 /// let mut report = Report(Vec::new());
 /// let r = s.run_observed(&t, &Limits::depth(3), &mut report)?;
 /// assert_eq!(report.0, vec![1]); // depth 1 already values the root at 4
+/// assert_eq!((r.value, r.stats.depth), (Some(4.0), 1));
 /// assert!(r.complete);
 /// # Ok::<(), search_core::GameError>(())
 /// ```

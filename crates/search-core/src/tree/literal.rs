@@ -159,6 +159,7 @@ impl fmt::Display for LiteralTree {
 
 impl Game for LiteralTree {
     type Move = u32;
+    const HASHED: bool = true;
 
     fn turn(&self) -> Turn {
         match self.node().kind {

@@ -207,6 +207,7 @@ impl fmt::Debug for RandomTree {
 
 impl Game for RandomTree {
     type Move = u8;
+    const HASHED: bool = true;
 
     fn turn(&self) -> Turn {
         if self.is_chance_ply(self.ply) {
