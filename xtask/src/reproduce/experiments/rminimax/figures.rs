@@ -320,7 +320,7 @@ fn z_diff(a: &CellStat, b: &CellStat) -> f64 {
 
 const Z95: f64 = 1.96;
 
-/// The grid of a figure: `cells[i][j]` at (θ₁ = t1s[i], θ₂ = t2s[j]).
+/// The grid of a figure: `cells[i][j]` at (θ₁ = `t1s[i]`, θ₂ = `t2s[j]`).
 struct Grid {
     t1s: Vec<f64>,
     t2s: Vec<f64>,
