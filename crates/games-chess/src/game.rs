@@ -208,6 +208,7 @@ impl Game for ChessGame {
     }
 
     type Move = Move;
+    const HASHED: bool = true;
 
     #[inline]
     fn turn(&self) -> Turn {

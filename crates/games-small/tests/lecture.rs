@@ -37,10 +37,8 @@ fn alpha_beta_agrees_and_prunes() {
 fn a_won_position_is_found_with_the_heuristic_too() {
     // X: a1 b2, O: a2 — X to move wins with c3.
     let g = TicTacToe::from_moves("a1 a2 b2 b1").unwrap();
-    let r = Search::new(Minimax, TicTacToeEval::default(), Options::default())
-        .unwrap()
-        .run(&g, &Limits::depth(3))
-        .unwrap();
+    let r =
+        Search::new(Minimax, TicTacToeEval::default(), Options::default()).unwrap().run(&g, &Limits::depth(3)).unwrap();
     assert_eq!(r.best.map(|m| g.move_string(m)), Some("c3".to_string()));
     assert!(r.value.unwrap() > 1e5, "a win scores like a win");
 }

@@ -13,9 +13,9 @@
 
 use std::time::{Duration, Instant};
 
-use search_core::GameError;
+use search_core::{GameError, ParamError};
 use search_core::backup::{Backup, Emm, Iom, LinearBonus, MAndN, Minimax, Predictive, Product};
-use search_core::search::{Options, Search};
+use search_core::search::{Limits, Options, Search};
 use search_core::tree::{LeafModel, RandomTree, RandomTreeEval};
 
 /// One timed run: (nodes, wall time).
@@ -23,14 +23,15 @@ type Run<'t> = Box<dyn FnMut() -> Result<(u64, Duration), GameError> + 't>;
 
 /// A search of `rule` on `tree`, as a closure returning (nodes, wall time)
 /// of one run.
-fn runner<'t, R: Backup<RandomTree> + 't>(rule: R, options: Options, tree: &'t RandomTree) -> Run<'t> {
+fn runner<'t, R: Backup + 't>(rule: R, options: Options, tree: &'t RandomTree) -> Result<Run<'t>, ParamError> {
     let eval = RandomTreeEval::for_tree(tree);
-    let mut search = Search::new(rule, eval, options).depth(u32::from(tree.depth()) - 1);
-    Box::new(move || {
+    let mut search = Search::new(rule, eval, options)?;
+    let limits = Limits::depth(u32::from(tree.depth()) - 1);
+    Ok(Box::new(move || {
         let start = Instant::now();
-        let r = search.run(tree)?;
+        let r = search.run(tree, &limits)?;
         Ok((r.stats.nodes, start.elapsed()))
-    })
+    }))
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -43,14 +44,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tree = RandomTree::new(2024, u8::try_from(b)?, u8::try_from(d + 1)?, LeafModel::ArcSum { max_arc: 10 })?;
     let full = Options::full_width;
     let mut rules: Vec<(&str, Run<'_>)> = vec![
-        ("minimax", runner(Minimax, full(), &tree)),
-        ("iom", runner(Iom::new(), full(), &tree)),
-        ("emm T=5", runner(Emm::with_temperature(5.0)?, full(), &tree)),
-        ("predictive ps=0.5", runner(Predictive::new(0.5)?, full(), &tree)),
-        ("m&n 2,2", runner(MAndN::new(2, 2, LinearBonus::new(1.0, 4.0)?)?, full(), &tree)),
-        ("product T=5", runner(Product::new(5.0)?, full(), &tree)),
-        ("piom (plain alpha-beta)", runner(Iom::new(), Options::plain_alpha_beta(), &tree)),
-        ("alpha-beta (plain)", runner(Minimax, Options::plain_alpha_beta(), &tree)),
+        ("minimax", runner(Minimax, full(), &tree)?),
+        ("iom", runner(Iom::new(), full(), &tree)?),
+        ("emm T=5", runner(Emm::with_temperature(5.0)?, full(), &tree)?),
+        ("predictive ps=0.5", runner(Predictive::new(0.5)?, full(), &tree)?),
+        ("m&n 2,2", runner(MAndN::new(2, 2, LinearBonus::new(1.0, 4.0)?)?, full(), &tree)?),
+        ("product T=5", runner(Product::new(5.0)?, full(), &tree)?),
+        ("piom (plain alpha-beta)", runner(Iom::new(), Options::plain_alpha_beta(), &tree)?),
+        ("alpha-beta (plain)", runner(Minimax, Options::plain_alpha_beta(), &tree)?),
     ];
     // Rounds over every rule, keeping each rule's fastest run: a burst of
     // load on the machine then hits every rule alike.

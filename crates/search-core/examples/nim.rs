@@ -7,7 +7,7 @@ use std::fmt;
 
 use search_core::arena::play_match;
 use search_core::backup::Minimax;
-use search_core::search::{Options, Search, SearchAgent};
+use search_core::search::{Limits, Options, Search, SearchAgent};
 use search_core::{Agent, Game, GameError, Outcome, OutcomeOnly, Player, RandomAgent, Status, Turn};
 
 /// Nim: heaps of stones; a move takes any positive number from one heap;
@@ -39,6 +39,8 @@ impl Nim {
 
 impl Game for Nim {
     type Move = Take;
+    // `hash_key` gives keys: searches may use a transposition table.
+    const HASHED: bool = true;
 
     fn turn(&self) -> Turn {
         Turn::Player(self.to_move)
@@ -93,8 +95,9 @@ impl Game for Nim {
 /// Plays one game and returns the winner and the move list.
 fn play(seed: u64) -> Result<(Option<Player>, Vec<String>), GameError> {
     let start = Nim::new([3, 4, 5, 1]);
-    let search = Search::new(Minimax, OutcomeOnly::default(), Options::default());
-    let mut ai = SearchAgent::new(search);
+    // Alpha-beta with a table, searching to the end of the game.
+    let search = Search::new(Minimax, OutcomeOnly::default(), Options::default())?;
+    let mut ai = SearchAgent::new(search, Limits::full_tree());
     println!(
         "{} vs {}, heaps {:?}, nim-sum {}",
         ai.name(),
@@ -140,8 +143,10 @@ mod tests {
     fn search_agrees_with_nim_theory() {
         for heaps in [[1, 2, 3, 0], [1, 1, 0, 0], [2, 3, 1, 1], [4, 4, 1, 0]] {
             let g = Nim::new(heaps);
-            let r = Search::new(Minimax, OutcomeOnly::default(), Options::default()).run(&g).unwrap();
-            assert_eq!(r.value > 0.0, g.nim_sum() != 0, "heaps {heaps:?}");
+            let mut search = Search::new(Minimax, OutcomeOnly::default(), Options::default()).unwrap();
+            let r = search.run(&g, &Limits::full_tree()).unwrap();
+            assert!(r.complete);
+            assert_eq!(r.value.unwrap() > 0.0, g.nim_sum() != 0, "heaps {heaps:?}");
         }
     }
 

@@ -4,10 +4,13 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use search_core::backup::Minimax;
-use search_core::search::{Bound, Limits, Options, ProbCut, Search, Star, TtDepth};
+use search_core::search::{
+    Bound, Control, Incomplete, Iteration, Limits, Options, ProbCut, Search, Star, TtDepth,
+};
 use search_core::tree::{ChanceWeights, LeafModel, LiteralEval, LiteralTree, RandomTree, RandomTreeEval};
 use search_core::{Evaluator, Game, GameError, Outcome, OutcomeOnly, Perspective, Player, Status, Turn, rng};
 
@@ -75,14 +78,14 @@ fn full_width_minimax_equals_the_reference_with_every_root_move() {
     for i in 0..300 {
         let (t, depth) = random_case(i);
         let eval = RandomTreeEval::default();
-        let r = Search::new(Minimax, eval, Options::full_width()).depth(depth).run(&t).unwrap();
+        let r = Search::new(Minimax, eval, Options::full_width()).unwrap().run(&t, &Limits::depth(depth)).unwrap();
         let expected = reference_moves(&t, depth, &eval);
         assert_eq!(r.root_moves.len(), expected.len());
         for (rm, (mv, v)) in r.root_moves.iter().zip(&expected) {
             assert_eq!((rm.mv, rm.score, rm.bound), (*mv, *v, Bound::Exact), "tree {i}");
         }
         let best = expected.iter().map(|e| e.1).fold(f64::NEG_INFINITY, f64::max);
-        assert_eq!(r.value, best);
+        assert_eq!(r.value, Some(best));
         let ties: Vec<u8> = expected.iter().filter(|e| e.1 == best).map(|e| e.0).collect();
         assert_eq!(r.best_moves, ties, "every tied best move is reported");
         assert_eq!(r.pv.first(), ties.first());
@@ -122,29 +125,27 @@ fn alpha_beta_equals_minimax_for_every_combination_of_enhancements() {
     for i in 0..1000 {
         let (t, depth) = random_case(i);
         let eval = RandomTreeEval::default();
-        let full = Search::new(Minimax, eval, Options::full_width()).depth(depth).run(&t).unwrap();
+        let full = Search::new(Minimax, eval, Options::full_width()).unwrap().run(&t, &Limits::depth(depth)).unwrap();
         minimax_nodes += full.stats.nodes;
         let expected = reference_moves(&t, depth, &eval);
         let value = expected.iter().map(|e| e.1).fold(f64::NEG_INFINITY, f64::max);
-        assert_eq!(full.value, value, "minimax, tree {i}");
+        assert_eq!(full.value, Some(value), "minimax, tree {i}");
         for combo in 0..64u32 {
             let bit = |k: u32| combo & (1 << k) != 0;
-            let options = Options {
-                tt_mib: if bit(0) { 1 } else { 0 },
-                iterative_deepening: bit(1),
-                pvs: bit(2),
-                aspiration: bit(3).then_some(0.5),
-                killers: bit(4),
-                history: bit(5),
-                ..Options::default()
-            };
-            let r = Search::new(Minimax, eval, options).depth(depth).run(&t).unwrap();
-            assert_eq!(r.value, value, "tree {i}, combination {combo:06b}");
+            let options = Options::default()
+                .with_table_mib(if bit(0) { 1 } else { 0 })
+                .with_iterative_deepening(bit(1))
+                .with_pvs(bit(2))
+                .with_aspiration(bit(3).then_some(0.5))
+                .with_killers(bit(4))
+                .with_history(bit(5));
+            let r = Search::new(Minimax, eval, options).unwrap().run(&t, &Limits::depth(depth)).unwrap();
+            assert_eq!(r.value, Some(value), "tree {i}, combination {combo:06b}");
             let best = r.best.unwrap();
             let chosen = expected.iter().find(|e| e.0 == best).unwrap().1;
             assert_eq!(chosen, value, "tree {i}, combination {combo:06b}: move {best} is not a best move");
             // Without a table nothing cuts a principal variation short.
-            assert_principal_variation(&t, depth, &eval, r.value, &r.pv, best, !bit(0));
+            assert_principal_variation(&t, depth, &eval, value, &r.pv, best, !bit(0));
             total_nodes[combo as usize] += r.stats.nodes;
         }
     }
@@ -161,9 +162,9 @@ fn transposition_table_at_least_depth_keeps_full_depth_values() {
         let depth = u32::from(t.depth());
         let eval = RandomTreeEval::default();
         let value = reference(&t, depth, &eval);
-        let options = Options { tt_depth: TtDepth::AtLeast, ..Options::default() };
-        let r = Search::new(Minimax, eval, options).depth(depth).run(&t).unwrap();
-        assert_eq!(r.value, value, "tree {i}");
+        let options = Options::default().with_tt_depth(TtDepth::AtLeast);
+        let r = Search::new(Minimax, eval, options).unwrap().run(&t, &Limits::depth(depth)).unwrap();
+        assert_eq!(r.value, Some(value), "tree {i}");
     }
 }
 
@@ -182,9 +183,10 @@ fn star1_and_star2_equal_plain_expectiminimax() {
         let eval = RandomTreeEval::for_tree(&t);
         let expected = reference(&t, u32::from(d), &eval);
         for (k, star) in [Star::Off, Star::Star1, Star::Star2].into_iter().enumerate() {
-            let options = Options { star, tt_mib: 0, ..Options::plain_alpha_beta() };
-            let r = Search::new(Minimax, eval, options).run(&t).unwrap();
-            assert!((r.value - expected).abs() < 1e-9, "tree {i} {star:?}: {} vs {expected}", r.value);
+            let options = Options::plain_alpha_beta().with_star(star).with_table_mib(0);
+            let r = Search::new(Minimax, eval, options).unwrap().run(&t, &Limits::full_tree()).unwrap();
+            let v = r.value.unwrap();
+            assert!((v - expected).abs() < 1e-9, "tree {i} {star:?}: {v} vs {expected}");
             nodes[k] += r.stats.nodes;
         }
     }
@@ -242,11 +244,11 @@ fn perfect_ordering_visits_the_knuth_moore_minimum() {
         let t = Oracle(
             RandomTree::new(b * 100 + u64::from(d), b as u8, d as u8, LeafModel::Uniform { min: 0, max: 0 }).unwrap(),
         );
-        let options = Options { game_ordering: true, ..Options::plain_alpha_beta() };
-        let r = Search::new(Minimax, OutcomeOnly::default(), options).run(&t).unwrap();
+        let options = Options::plain_alpha_beta().with_game_ordering(true);
+        let r = Search::new(Minimax, OutcomeOnly::default(), options).unwrap().run(&t, &Limits::full_tree()).unwrap();
         let minimum = b.pow(d.div_ceil(2)) + b.pow(d / 2) - 1;
         assert_eq!(r.stats.leaves, minimum, "b = {b}, d = {d}");
-        assert_eq!(r.value, t.value());
+        assert_eq!(r.value, Some(t.value()));
     }
 }
 
@@ -256,11 +258,11 @@ fn lecture_alpha_beta_example_prunes_the_max_nodes_remaining_leaves() {
     // child is a max node whose first leaf is 0.7.
     let t: LiteralTree = "min(0.3, max(0.7, 0.2, 0.9, 0.1))".parse().unwrap();
     for options in [Options::plain_alpha_beta(), Options::default()] {
-        let r = Search::new(Minimax, LiteralEval, options).run(&t).unwrap();
-        assert_eq!(r.value, -0.3, "value from min's point of view");
+        let r = Search::new(Minimax, LiteralEval, options).unwrap().run(&t, &Limits::full_tree()).unwrap();
+        assert_eq!(r.value, Some(-0.3), "value from min's point of view");
         assert_eq!(r.stats.leaves, 2, "only 0.3 and 0.7 are visited");
     }
-    let full = Search::new(Minimax, LiteralEval, Options::full_width()).run(&t).unwrap();
+    let full = Search::new(Minimax, LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
     assert_eq!(full.stats.leaves, 5);
 }
 
@@ -268,10 +270,13 @@ fn lecture_alpha_beta_example_prunes_the_max_nodes_remaining_leaves() {
 fn simple_pruning_stops_at_a_proven_win() {
     let t: LiteralTree = "max(min(1, 1), min(0, 1), min(-1, 1))".parse().unwrap();
     let eval = OutcomeOnly::new(1.0);
-    let plain = Search::new(Minimax, eval, Options::full_width()).run(&t).unwrap();
-    let simple = Search::new(Minimax, eval, Options { stop_at_win: true, ..Options::full_width() }).run(&t).unwrap();
-    assert_eq!(plain.value, 1.0);
-    assert_eq!(simple.value, 1.0);
+    let plain = Search::new(Minimax, eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    let simple = Search::new(Minimax, eval, Options::full_width().with_stop_at_win(true))
+        .unwrap()
+        .run(&t, &Limits::full_tree())
+        .unwrap();
+    assert_eq!(plain.value, Some(1.0));
+    assert_eq!(simple.value, Some(1.0));
     assert_eq!(simple.stats.nodes, 4, "root, the first min node and its two leaves");
     assert!(plain.stats.nodes > simple.stats.nodes);
 }
@@ -292,11 +297,13 @@ impl Evaluator<LiteralTree> for AllNoisy {
 fn quiescence_search_sees_past_the_horizon() {
     // Statically A looks worth 5, but min's noisy reply leads to 1.
     let t: LiteralTree = "max(A=min[5](1, 9), B=3)".parse().unwrap();
-    let without =
-        Search::new(Minimax, AllNoisy, Options { quiescence: false, ..Options::default() }).depth(1).run(&t).unwrap();
-    assert_eq!((without.value, without.best), (5.0, Some(0)));
-    let with = Search::new(Minimax, AllNoisy, Options::default()).depth(1).run(&t).unwrap();
-    assert_eq!((with.value, with.best), (3.0, Some(1)));
+    let without = Search::new(Minimax, AllNoisy, Options::default().with_quiescence(false))
+        .unwrap()
+        .run(&t, &Limits::depth(1))
+        .unwrap();
+    assert_eq!((without.value, without.best), (Some(5.0), Some(0)));
+    let with = Search::new(Minimax, AllNoisy, Options::default()).unwrap().run(&t, &Limits::depth(1)).unwrap();
+    assert_eq!((with.value, with.best), (Some(3.0), Some(1)));
     assert!(with.stats.qnodes > 0);
 }
 
@@ -305,9 +312,15 @@ fn beam_search_keeps_the_k_best_children() {
     let t = RandomTree::new(5, 4, 4, LeafModel::ArcSum { max_arc: 9 }).unwrap();
     let eval = RandomTreeEval::default();
     let exact = reference(&t, 4, &eval);
-    let wide = Search::new(Minimax, eval, Options { beam: Some(4), ..Options::plain_alpha_beta() }).run(&t).unwrap();
-    assert_eq!(wide.value, exact, "a beam as wide as the tree changes nothing");
-    let narrow = Search::new(Minimax, eval, Options { beam: Some(1), ..Options::plain_alpha_beta() }).run(&t).unwrap();
+    let beam = |k| {
+        Search::new(Minimax, eval, Options::plain_alpha_beta().with_beam(Some(k)))
+            .unwrap()
+            .run(&t, &Limits::full_tree())
+            .unwrap()
+    };
+    let wide = beam(4);
+    assert_eq!(wide.value, Some(exact), "a beam as wide as the tree changes nothing");
+    let narrow = beam(1);
     assert_eq!(narrow.stats.leaves, 1, "a beam of one follows a single line");
     assert_eq!(narrow.pv.len(), 4);
 }
@@ -319,9 +332,84 @@ fn probcut_with_an_unreachable_margin_changes_nothing() {
         let eval = RandomTreeEval::default();
         let value = reference(&t, depth, &eval);
         let probcut = Some(ProbCut { min_depth: 3, reduction: 2, margin: 1e9 });
-        let r = Search::new(Minimax, eval, Options { probcut, ..Options::default() }).depth(depth).run(&t).unwrap();
-        assert_eq!(r.value, value);
+        let r = Search::new(Minimax, eval, Options::default().with_probcut(probcut))
+            .unwrap()
+            .run(&t, &Limits::depth(depth))
+            .unwrap();
+        assert_eq!(r.value, Some(value));
     }
+}
+/// Evaluates a random tree's nodes at their exact minimax value (first
+/// player's view) plus a noise of at most [`NOISE`]: a search of any depth
+/// is then within `NOISE` of the exact value, so searches of two depths
+/// differ by at most `2·NOISE`. A ProbCut margin of `2·NOISE` is sound.
+#[derive(Clone)]
+struct NearExact(std::rc::Rc<HashMap<u64, f64>>);
+
+const NOISE: f64 = 0.5;
+
+impl NearExact {
+    fn new(t: &RandomTree) -> Self {
+        fn fill(t: &RandomTree, values: &mut HashMap<u64, f64>) -> f64 {
+            let mut moves = Vec::new();
+            let v = match t.generate(&mut moves) {
+                Status::Over(o) => o.value_for(Player::First, 1.0),
+                Status::Ongoing => {
+                    let kids = moves.iter().map(|&m| {
+                        let mut c = *t;
+                        c.play(m);
+                        fill(&c, values)
+                    });
+                    match t.turn() {
+                        Turn::Player(Player::First) => kids.fold(f64::NEG_INFINITY, f64::max),
+                        Turn::Player(Player::Second) => kids.fold(f64::INFINITY, f64::min),
+                        Turn::Chance => unreachable!("no chance nodes here"),
+                    }
+                }
+            };
+            values.insert(t.node_id(), v);
+            v
+        }
+        let mut values = HashMap::new();
+        fill(t, &mut values);
+        NearExact(std::rc::Rc::new(values))
+    }
+}
+
+impl Evaluator<RandomTree> for NearExact {
+    const PERSPECTIVE: Perspective = Perspective::First;
+    fn evaluate(&self, state: &RandomTree) -> f64 {
+        let u = (rng::splitmix64(state.node_id()) % 2001) as f64 / 1000.0 - 1.0;
+        self.0[&state.node_id()] + NOISE * u
+    }
+}
+
+#[test]
+fn probcut_with_a_sound_margin_cuts_and_keeps_the_value() {
+    // The margin covers the largest difference between the shallow and the
+    // deep search (2·NOISE): every cut is a true fail high, so the value is
+    // exactly the one of the search without ProbCut.
+    let probcut = ProbCut { min_depth: 3, reduction: 2, margin: 2.0 * NOISE };
+    let mut nodes = [0u64; 2];
+    for i in 0..40 {
+        let seed = rng::derive_seed(0x9C07, i);
+        let t = RandomTree::new(seed, 4, 7, LeafModel::Uniform { min: -100, max: 100 }).unwrap();
+        let eval = NearExact::new(&t);
+        for depth in [5, 7] {
+            let expected = reference_moves(&t, depth, &eval);
+            let value = expected.iter().map(|e| e.1).fold(f64::NEG_INFINITY, f64::max);
+            for (k, probcut) in [None, Some(probcut)].into_iter().enumerate() {
+                let options = Options::plain_alpha_beta().with_probcut(probcut);
+                let r = Search::new(Minimax, eval.clone(), options).unwrap().run(&t, &Limits::depth(depth)).unwrap();
+                assert_eq!(r.value, Some(value), "tree {i}, depth {depth}, {probcut:?}");
+                let best = r.best.unwrap();
+                assert_eq!(expected.iter().find(|e| e.0 == best).unwrap().1, value, "tree {i}: {best} is a best move");
+                nodes[k] += r.stats.nodes;
+            }
+        }
+    }
+    eprintln!("nodes: alpha-beta {}, with ProbCut {}", nodes[0], nodes[1]);
+    assert!(nodes[1] < nodes[0], "ProbCut cuts: {nodes:?}");
 }
 
 /// A random tree in which the side to move may pass.
@@ -372,10 +460,9 @@ fn null_move_pruning_prunes_and_returns_a_legal_move() {
         let tree = RandomTree::new(i, 5, 7, LeafModel::ArcSum { max_arc: 10 }).unwrap();
         let g = Passable { tree, passed: false };
         for (k, null_move) in [None, Some(2)].into_iter().enumerate() {
-            let r = Search::new(Minimax, PassableEval, Options { null_move, ..Options::default() })
-                .depth(6)
-                .run(&g)
-                .unwrap();
+            // `Passable` has no hash keys: no table.
+            let options = Options::default().with_table_mib(0).with_null_move(null_move);
+            let r = Search::new(Minimax, PassableEval, options).unwrap().run(&g, &Limits::depth(6)).unwrap();
             assert!(r.best.is_some_and(|m| m < 5));
             nodes[k] += r.stats.nodes;
         }
@@ -392,15 +479,15 @@ fn monte_carlo_chance_sampling_converges_to_the_exact_value() {
         .map(|_| format!("max(min({}, {}), min({}, {}))", leaf(&mut r), leaf(&mut r), leaf(&mut r), leaf(&mut r)))
         .collect();
     let t: LiteralTree = format!("chance({})", subtrees.join(", ")).parse().unwrap();
-    let exact = Search::new(Minimax, LiteralEval, Options::full_width()).run(&t).unwrap();
-    let values: Vec<f64> = exact.root_moves.iter().map(|m| m.score).collect();
+    let exact = Search::new(Minimax, LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    let values: Vec<f64> = exact.scores();
     let mean = values.iter().sum::<f64>() / 12.0;
-    assert!((exact.value - mean).abs() < 1e-12);
+    assert!((exact.value.unwrap() - mean).abs() < 1e-12);
     let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / 12.0;
     assert!(variance > 0.0);
     let estimate = |n: u32, seed: u64| {
-        let options = Options { chance_samples: Some(n), seed, ..Options::full_width() };
-        Search::new(Minimax, LiteralEval, options).run(&t).unwrap().value
+        let options = Options::full_width().with_chance_samples(Some(n)).with_seed(seed);
+        Search::new(Minimax, LiteralEval, options).unwrap().run(&t, &Limits::full_tree()).unwrap().value.unwrap()
     };
     // Each estimate within 5 standard errors (a false alarm has p < 1e-6).
     for n in [16u32, 256, 4096, 65536] {
@@ -418,27 +505,39 @@ fn monte_carlo_chance_sampling_converges_to_the_exact_value() {
 
 #[test]
 fn time_limit_returns_a_legal_move_of_the_last_completed_iteration() {
+    // Far too big to finish: only the time limit can end the search.
     let t = RandomTree::new(3, 8, 30, LeafModel::Uniform { min: -100, max: 100 }).unwrap();
     let limit = Duration::from_millis(100);
-    let start = Instant::now();
+    let mut completed: Vec<(u32, Option<u8>)> = Vec::new();
+    let mut record = |it: &Iteration<'_, u8>| {
+        completed.push((it.depth, it.best));
+        Control::Continue
+    };
     let r = Search::new(Minimax, RandomTreeEval::default(), Options::default())
-        .limits(Limits::time(limit))
-        .run(&t)
+        .unwrap()
+        .run_observed(&t, &Limits::time(limit), &mut record)
         .unwrap();
-    let elapsed = start.elapsed();
-    assert!(elapsed <= 2 * limit, "took {elapsed:?} for a limit of {limit:?}");
     assert!(!r.complete);
-    assert!(r.stats.depth >= 1);
-    assert!(r.best.is_some_and(|m| m < 8));
+    assert_eq!(r.incomplete, Some(Incomplete::Stopped));
+    // The answer is the last completed iteration's.
+    let &(depth, best) = completed.last().expect("depth 1 completes within the limit");
+    assert!(depth >= 1 && depth < 30);
+    assert_eq!(r.stats.depth, depth);
+    assert_eq!(r.best, best);
+    assert!(r.value.is_some());
+    assert!(r.best.is_some_and(|m| m < 8), "a legal move");
 }
 
 #[test]
 fn node_limit_and_stop_flag_stop_the_search() {
     let t = RandomTree::new(4, 8, 30, LeafModel::Uniform { min: -100, max: 100 }).unwrap();
-    let limits = Limits { nodes: Some(50_000), ..Limits::default() };
-    let r = Search::new(Minimax, RandomTreeEval::default(), Options::default()).limits(limits).run(&t).unwrap();
+    let r = Search::new(Minimax, RandomTreeEval::default(), Options::default())
+        .unwrap()
+        .run(&t, &Limits::nodes(50_000))
+        .unwrap();
     assert!(r.stats.nodes <= 50_000);
     assert!(r.best.is_some());
+    assert_eq!((r.complete, r.incomplete), (false, Some(Incomplete::Stopped)));
 
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
@@ -446,25 +545,32 @@ fn node_limit_and_stop_flag_stop_the_search() {
         std::thread::sleep(Duration::from_millis(50));
         flag.store(true, Ordering::Relaxed);
     });
-    let limits = Limits { stop: Some(stop), ..Limits::default() };
     let start = Instant::now();
-    let r = Search::new(Minimax, RandomTreeEval::default(), Options::default()).limits(limits).run(&t).unwrap();
+    let r = Search::new(Minimax, RandomTreeEval::default(), Options::default())
+        .unwrap()
+        .run(&t, &Limits::until_stopped(stop))
+        .unwrap();
     setter.join().unwrap();
     assert!(start.elapsed() < Duration::from_secs(5));
     assert!(!r.complete && r.best.is_some());
+    assert_eq!(r.incomplete, Some(Incomplete::Stopped));
 }
 
 #[test]
 fn bad_input_gives_typed_errors() {
     let t = RandomTree::new(1, 2, 2, LeafModel::Uniform { min: 0, max: 1 }).unwrap();
-    let mut s = Search::new(Minimax, RandomTreeEval::default(), Options::default()).depth(0);
-    assert!(matches!(s.run(&t), Err(GameError::Param(_))));
-    let mut s =
-        Search::new(Minimax, RandomTreeEval::default(), Options { aspiration: Some(f64::NAN), ..Options::default() });
-    assert!(matches!(s.run(&t), Err(GameError::Param(_))));
+    let mut s = Search::new(Minimax, RandomTreeEval::default(), Options::default()).unwrap();
+    assert!(matches!(s.run(&t, &Limits::depth(0)), Err(GameError::Param(p)) if p.name == "depth"));
+    let e = Search::<RandomTree, _, _>::new(
+        Minimax,
+        RandomTreeEval::default(),
+        Options::default().with_aspiration(Some(f64::NAN)),
+    )
+    .unwrap_err();
+    assert_eq!(e.name, "aspiration");
     let leaf: LiteralTree = "4".parse().unwrap();
-    let mut s = Search::new(Minimax, LiteralEval, Options::default());
-    assert_eq!(s.run(&leaf), Err(GameError::GameOver));
+    let mut s = Search::new(Minimax, LiteralEval, Options::default()).unwrap();
+    assert_eq!(s.run(&leaf, &Limits::full_tree()), Err(GameError::GameOver));
 }
 
 #[test]
@@ -503,9 +609,10 @@ fn win_scores_prefer_the_quickest_win() {
             0.0
         }
     }
-    for options in [Options::full_width(), Options::default()] {
-        let r = Search::new(Minimax, Zero, options).run(&Race(0)).unwrap();
+    // `Race` has no hash keys: no table.
+    for options in [Options::full_width(), Options::default().with_table_mib(0)] {
+        let r = Search::new(Minimax, Zero, options).unwrap().run(&Race(0), &Limits::full_tree()).unwrap();
         assert_eq!(r.best, Some(1));
-        assert_eq!(r.value, search_core::WIN_SCORE - 1.0);
+        assert_eq!(r.value, Some(search_core::WIN_SCORE - 1.0));
     }
 }

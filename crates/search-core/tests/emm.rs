@@ -6,7 +6,7 @@ mod common_rules;
 
 use common_rules::{Decisive, DecisiveEval};
 use search_core::backup::{ConstantError, Emm, EmmValue, ErrorModel, SigmoidError};
-use search_core::search::{Options, Search, SearchAgent};
+use search_core::search::{Limits, Options, Search, SearchAgent};
 use search_core::tree::{LeafModel, LiteralEval, LiteralTree, RandomTree, RandomTreeEval};
 use search_core::{Agent, Evaluator, Game, Player, Status, Turn, rng};
 
@@ -24,8 +24,8 @@ fn close(a: f64, b: f64) -> bool {
 /// and returns the root's pair.
 fn emm_root(tree: &str, model: impl ErrorModel) -> (bool, f64) {
     let t: LiteralTree = tree.parse().unwrap();
-    let r = Search::new(Emm::new(model), LiteralEval, Options::full_width()).depth(1).run(&t).unwrap();
-    pair(r.value)
+    let r = Search::new(Emm::new(model), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::depth(1)).unwrap();
+    pair(r.value.unwrap())
 }
 
 // Static values in brackets are from max's view: `min[1]` is a loss for min
@@ -81,17 +81,17 @@ fn terminals_are_exact() {
     let emm = || Emm::new(ConstantError::new(0.1).unwrap());
     // A move to a won terminal: a certain win, whatever else.
     let t = Decisive::parse("max[-5](min[-1](0), 1000)");
-    let r = Search::new(emm(), eval, Options::full_width()).depth(3).run(&t).unwrap();
-    assert_eq!((r.value, r.best), (1.0, Some(1)));
+    let r = Search::new(emm(), eval, Options::full_width()).unwrap().run(&t, &Limits::depth(3)).unwrap();
+    assert_eq!((r.value, r.best), (Some(1.0), Some(1)));
     // Only lost terminals: a certain loss (the static value's 10% error is
     // worse than 0).
     let t = Decisive::parse("max[5](-1000, -1000)");
-    let r = Search::new(emm(), eval, Options::full_width()).depth(3).run(&t).unwrap();
-    assert_eq!(r.value, -1.0);
+    let r = Search::new(emm(), eval, Options::full_width()).unwrap().run(&t, &Limits::depth(3)).unwrap();
+    assert_eq!(r.value, Some(-1.0));
     // A draw is a coin flip.
     let t = Decisive::parse("max[5](500)");
-    let r = Search::new(Emm::new(|_h: f64| EmmValue::win(0.6)), eval, Options::full_width()).run(&t).unwrap();
-    assert_eq!(pair(r.value), (false, 0.5));
+    let r = Search::new(Emm::new(|_h: f64| EmmValue::win(0.6)), eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    assert_eq!(pair(r.value.unwrap()), (false, 0.5));
 }
 
 #[test]
@@ -107,12 +107,12 @@ fn sigmoid_error_model() {
     // view): min's node with max-view static −8 is a win for min.
     let tree: LiteralTree = "max[0](min[-8](0))".parse().unwrap();
     let r =
-        Search::new(Emm::with_temperature(t).unwrap(), LiteralEval, Options::full_width()).depth(1).run(&tree).unwrap();
+        Search::new(Emm::with_temperature(t).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&tree, &Limits::depth(1)).unwrap();
     let min_error = 1.0 / (1.0 + 2f64.exp());
     // Max's backup: a loss with error 1 − (1 − err) = err; its static value
     // 0 has error ½, so the backup is kept.
-    assert!(!pair(r.value).0);
-    assert!(close(pair(r.value).1, min_error));
+    assert!(!pair(r.value.unwrap()).0);
+    assert!(close(pair(r.value.unwrap()).1, min_error));
     for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
         assert!(SigmoidError::new(bad).is_err());
         assert!(Emm::with_temperature(bad).is_err());
@@ -165,10 +165,11 @@ fn emm_equals_a_naive_emm_on_random_trees() {
         let limit = if (seed >> 16).is_multiple_of(2) { u32::from(d) } else { u32::from(d).max(2) - 1 };
         let eval = RandomTreeEval::default();
         let model = SigmoidError::new(2.0).unwrap();
-        let r = Search::new(Emm::new(model), eval, Options::full_width()).depth(limit).run(&t).unwrap();
+        let r = Search::new(Emm::new(model), eval, Options::full_width()).unwrap().run(&t, &Limits::depth(limit)).unwrap();
         let (win, err) = naive_emm(&t, limit, &eval, &model);
         let p = if win { 1.0 - err } else { err };
-        assert!(close(r.value, 2.0 * p - 1.0), "tree {i}: {} vs {win} {err}", r.value);
+        let v = r.value.unwrap();
+        assert!(close(v, 2.0 * p - 1.0), "tree {i}: {v} vs {win} {err}");
         // Each root move's score is the child's win probability for the
         // root mover, as a difference P(win) − P(loss).
         for m in &r.root_moves {
@@ -190,9 +191,9 @@ fn emm_plays_the_move_most_likely_to_win() {
     // min, 10%). Max's winning chance: 9% after move 0, 10% after move 1.
     let t: LiteralTree = "max[0](min[-1](max[-1](0), max[1](0)), min[-1](max[1](0), max[1](0)))".parse().unwrap();
     let emm = Emm::new(ConstantError::new(0.1).unwrap());
-    let mut agent = SearchAgent::new(Search::new(emm, LiteralEval, Options::full_width()).depth(2));
+    let mut agent = SearchAgent::new(Search::new(emm, LiteralEval, Options::full_width()).unwrap(), Limits::depth(2));
     assert_eq!(agent.choose(&t, &mut rng::seeded(1)).unwrap(), 1);
-    let r = agent.search().run(&t).unwrap();
+    let r = agent.search().run(&t, &Limits::depth(2)).unwrap();
     assert!(close(r.root_moves[0].score, 2.0 * 0.09 - 1.0));
     assert!(close(r.root_moves[1].score, 2.0 * 0.1 - 1.0));
     assert_eq!(agent.name(), "emm d2");

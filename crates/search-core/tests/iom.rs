@@ -6,7 +6,7 @@ mod common_rules;
 
 use common_rules::{Decisive, DecisiveEval};
 use search_core::backup::{Iom, IomLeafRule};
-use search_core::search::{Bound, Options, Search, SearchAgent};
+use search_core::search::{Bound, DepthUnit, Limits, Options, Search, SearchAgent};
 use search_core::tree::{ChanceWeights, LeafModel, LiteralEval, LiteralTree, RandomTree, RandomTreeEval};
 use search_core::{Agent, Evaluator, Game, Player, Status, Turn, rng};
 
@@ -24,7 +24,7 @@ fn fig6(f: f64) -> LiteralTree {
 fn child_value(t: &LiteralTree, label: &str, depth: u32, options: Options) -> f64 {
     let mut c = t.clone();
     c.play(t.move_to(label).unwrap());
-    Search::new(Iom::new(), LiteralEval, options).depth(depth).run(&c).unwrap().value
+    Search::new(Iom::new(), LiteralEval, options).unwrap().run(&c, &Limits::depth(depth)).unwrap().value.unwrap()
 }
 
 #[test]
@@ -32,16 +32,16 @@ fn figure_6_values_and_decision() {
     let t = fig6(9.0);
     assert_eq!(child_value(&t, "B", 1, Options::full_width()), -23.0);
     assert_eq!(child_value(&t, "C", 1, Options::full_width()), -22.0);
-    let r = Search::new(Iom::new(), LiteralEval, Options::full_width()).depth(2).run(&t).unwrap();
-    assert_eq!(r.value, 53.0);
+    let r = Search::new(Iom::new(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::depth(2)).unwrap();
+    assert_eq!(r.value, Some(53.0));
     assert_eq!(r.best_moves, vec![t.move_to("B").unwrap()]);
     // The root move scores are the candidates e_A − 2·b(child).
     let scores: Vec<f64> = r.root_moves.iter().map(|m| m.score).collect();
     assert_eq!(scores, vec![7.0 + 46.0, 7.0 + 44.0]);
     assert_eq!(r.stats.nodes, 7);
     // Minimax on the same tree (Fig. 2) plays C: IOM changes the decision.
-    let mm = Search::new(search_core::backup::Minimax, LiteralEval, Options::full_width()).run(&t).unwrap();
-    assert_eq!((mm.value, mm.best), (9.0, t.move_to("C")));
+    let mm = Search::new(search_core::backup::Minimax, LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    assert_eq!((mm.value, mm.best), (Some(9.0), t.move_to("C")));
 }
 
 #[test]
@@ -49,8 +49,8 @@ fn figure_7_cuts_c_when_its_temporary_value_reaches_its_beta() {
     // PIOM: C is searched with the window (−∞, (7 − 53)/2) = (−∞, −23).
     // After F its temporary value is −4 − 2·9 = −22 ≥ −23: G is cut off.
     let t = fig6(9.0);
-    let r = Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta()).depth(2).run(&t).unwrap();
-    assert_eq!(r.value, 53.0);
+    let r = Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta()).unwrap().run(&t, &Limits::depth(2)).unwrap();
+    assert_eq!(r.value, Some(53.0));
     assert_eq!(r.best, t.move_to("B"));
     assert_eq!(r.stats.nodes, 6, "A, B, D, E, C, F: G is pruned");
     assert_eq!(r.stats.cutoffs, 1);
@@ -60,17 +60,19 @@ fn figure_7_cuts_c_when_its_temporary_value_reaches_its_beta() {
 
     // The window's upper end is exactly −23: a temporary value of exactly
     // −23 (F = 9.5) still cuts, one just below (F slightly above 9.5) does not.
-    let at_beta = Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta()).depth(2).run(&fig6(9.5)).unwrap();
+    let at_beta = Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta()).unwrap().run(&fig6(9.5), &Limits::depth(2)).unwrap();
     assert_eq!(at_beta.stats.nodes, 6);
     let f = 9.5 + 1e-9;
-    let below = Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta()).depth(2).run(&fig6(f)).unwrap();
+    let below = Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta()).unwrap().run(&fig6(f), &Limits::depth(2)).unwrap();
     assert_eq!(below.stats.nodes, 7);
-    let full = Search::new(Iom::new(), LiteralEval, Options::full_width()).depth(2).run(&fig6(f)).unwrap();
+    let full = Search::new(Iom::new(), LiteralEval, Options::full_width()).unwrap().run(&fig6(f), &Limits::depth(2)).unwrap();
     assert_eq!(below.value, full.value);
 
     // Every enhancement on (PVS, table, ordering, deepening): same result.
-    let r = Search::new(Iom::new(), LiteralEval, Options::default()).depth(2).run(&t).unwrap();
-    assert_eq!((r.value, r.best), (53.0, t.move_to("B")));
+    // (Quiescence search is for plain negamax rules only.)
+    let options = Options::default().with_quiescence(false);
+    let r = Search::new(Iom::new(), LiteralEval, options).unwrap().run(&t, &Limits::depth(2)).unwrap();
+    assert_eq!((r.value, r.best), (Some(53.0), t.move_to("B")));
 }
 
 #[test]
@@ -78,18 +80,18 @@ fn terminal_leaf_rules_before_the_horizon() {
     // Searched 4 plies deep, the leaves (2 plies down) have d = 2 left.
     let t = fig6(9.0);
     let run =
-        |rule| Search::new(Iom::with_leaf_rule(rule), LiteralEval, Options::full_width()).depth(4).run(&t).unwrap();
+        |rule| Search::new(Iom::with_leaf_rule(rule), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::depth(4)).unwrap();
     // Literal: leaves ×5. b_B = −9 − 2·35 = −79, b_C = −4 − 2·45 = −94,
     // b_A = 7 + 2·94 = 195 (C).
     let lit = run(IomLeafRule::Literal);
-    assert_eq!((lit.value, lit.best), (195.0, t.move_to("C")));
+    assert_eq!((lit.value, lit.best), (Some(195.0), t.move_to("C")));
     // Geometric: leaves ×7. b_B = −9 − 98 = −107, b_C = −4 − 126 = −130,
     // b_A = 7 + 260 = 267 (C).
     let geo = run(IomLeafRule::Geometric);
-    assert_eq!((geo.value, geo.best), (267.0, t.move_to("C")));
+    assert_eq!((geo.value, geo.best), (Some(267.0), t.move_to("C")));
     // At d = 1 both rules give ×3.
     let d3 = |rule| {
-        Search::new(Iom::with_leaf_rule(rule), LiteralEval, Options::full_width()).depth(3).run(&t).unwrap().value
+        Search::new(Iom::with_leaf_rule(rule), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::depth(3)).unwrap().value.unwrap()
     };
     assert_eq!(d3(IomLeafRule::Literal), d3(IomLeafRule::Geometric));
     // b_B = −9 − 2·21 = −51, b_C = −4 − 2·27 = −58: b_A = 7 + 2·58 (C).
@@ -113,16 +115,16 @@ fn decisive_terminals_dominate_heuristic_paths() {
         // (100·127 = 12700); with the literal factor 11 it would not
         // (100 + 2·301·11 = 6722).
         let t = decisive_vs_path("1000", 100.0);
-        let r = Search::new(Iom::with_leaf_rule(rule), eval, Options::full_width()).depth(6).run(&t).unwrap();
+        let r = Search::new(Iom::with_leaf_rule(rule), eval, Options::full_width()).unwrap().run(&t, &Limits::depth(6)).unwrap();
         assert_eq!(r.best, Some(0), "{rule:?}");
-        assert_eq!(r.value, 100.0 + 2.0 * 301.0 * 63.0);
+        assert_eq!(r.value, Some(100.0 + 2.0 * 301.0 * 63.0));
         // An immediate loss is worse than the worst heuristic path.
         let t = decisive_vs_path("-1000", -100.0);
-        let r = Search::new(Iom::with_leaf_rule(rule), eval, Options::full_width()).depth(6).run(&t).unwrap();
+        let r = Search::new(Iom::with_leaf_rule(rule), eval, Options::full_width()).unwrap().run(&t, &Limits::depth(6)).unwrap();
         assert_eq!(r.best, Some(1), "{rule:?}");
-        assert_eq!(r.value, 100.0 - 2.0 * 100.0 * 63.0);
+        assert_eq!(r.value, Some(100.0 - 2.0 * 100.0 * 63.0));
         // PIOM agrees.
-        let p = Search::new(Iom::with_leaf_rule(rule), eval, Options::plain_alpha_beta()).depth(6).run(&t).unwrap();
+        let p = Search::new(Iom::with_leaf_rule(rule), eval, Options::plain_alpha_beta()).unwrap().run(&t, &Limits::depth(6)).unwrap();
         assert_eq!((p.value, p.best), (r.value, r.best));
     }
 }
@@ -131,7 +133,7 @@ fn decisive_terminals_dominate_heuristic_paths() {
 fn a_quicker_win_is_preferred() {
     // Two wins for max: after one ply, or after three.
     let t = Decisive::parse("max[0](min[0](max[0](1000)), 1000)");
-    let r = Search::new(Iom::new(), DecisiveEval { win: 10.0 }, Options::full_width()).depth(5).run(&t).unwrap();
+    let r = Search::new(Iom::new(), DecisiveEval { win: 10.0 }, Options::full_width()).unwrap().run(&t, &Limits::depth(5)).unwrap();
     assert_eq!(r.best, Some(1));
     let slow = r.root_moves[0].score;
     let quick = r.root_moves[1].score;
@@ -206,17 +208,21 @@ fn piom_equals_iom_on_random_trees_and_visits_fewer_nodes() {
     for i in 0..TREES {
         let (t, depth, rule) = case(i);
         let eval = RandomTreeEval::for_tree(&t);
-        let iom = Search::new(Iom::with_leaf_rule(rule), eval, Options::full_width()).depth(depth).run(&t).unwrap();
+        // The naive reference counts chance nodes as plies, and so does the
+        // depth limit here.
+        let limits = Limits::depth(depth);
+        let full_width = Options::full_width().with_depth_unit(DepthUnit::Plies);
+        let iom = Search::new(Iom::with_leaf_rule(rule), eval, full_width).unwrap().run(&t, &limits).unwrap();
 
         // IOM against the naive reference, move by move.
         let expected = naive_iom(&t, depth as i32, &eval, rule);
-        assert_eq!(iom.value, expected, "tree {i}");
+        assert_eq!(iom.value, Some(expected), "tree {i}");
         assert_eq!(iom.root_moves.iter().map(|m| m.score).fold(f64::NEG_INFINITY, f64::max), expected);
 
         // PIOM, plain alpha-beta in the game's order: same value, same first
         // best move, same exact root-move values.
-        let piom =
-            Search::new(Iom::with_leaf_rule(rule), eval, Options::plain_alpha_beta()).depth(depth).run(&t).unwrap();
+        let plain = Options::plain_alpha_beta().with_depth_unit(DepthUnit::Plies);
+        let piom = Search::new(Iom::with_leaf_rule(rule), eval, plain).unwrap().run(&t, &limits).unwrap();
         assert_eq!(piom.value, iom.value, "tree {i}");
         assert_eq!(piom.best, iom.best, "tree {i}");
         for (p, f) in piom.root_moves.iter().zip(&iom.root_moves) {
@@ -231,8 +237,8 @@ fn piom_equals_iom_on_random_trees_and_visits_fewer_nodes() {
         // table, killers, history): same value, a best move of IOM's. IOM's
         // terminal factor depends on the depth limit, so deepening runs to
         // the limit even past the tree's end.
-        let options = Options::default();
-        let engine = Search::new(Iom::with_leaf_rule(rule), eval, options).depth(depth).run(&t).unwrap();
+        let options = Options::default().with_quiescence(false).with_depth_unit(DepthUnit::Plies);
+        let engine = Search::new(Iom::with_leaf_rule(rule), eval, options).unwrap().run(&t, &limits).unwrap();
         assert_eq!(engine.value, iom.value, "tree {i}");
         assert!(iom.best_moves.contains(&engine.best.unwrap()), "tree {i}");
 
@@ -252,7 +258,7 @@ fn piom_equals_iom_on_random_trees_and_visits_fewer_nodes() {
 #[test]
 fn iom_plays_as_an_agent() {
     let t = fig6(9.0);
-    let mut agent = SearchAgent::new(Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta()).depth(2));
+    let mut agent = SearchAgent::new(Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta()).unwrap(), Limits::depth(2));
     assert_eq!(agent.choose(&t, &mut rng::seeded(5)).unwrap(), t.move_to("B").unwrap());
     assert_eq!(agent.name(), "iom d2");
 }

@@ -2,13 +2,13 @@
 //! M = N = 1 against minimax on random trees.
 
 use search_core::backup::{LinearBonus, MAndN, Minimax};
-use search_core::search::{Options, Search, SearchAgent};
+use search_core::search::{Limits, Options, Search, SearchAgent};
 use search_core::tree::{ChanceWeights, LeafModel, LiteralEval, LiteralTree, RandomTree, RandomTreeEval};
 use search_core::{Agent, rng};
 
 fn run<B: search_core::backup::Bonus>(rule: MAndN<B>, tree: &str) -> search_core::search::SearchResult<u32> {
     let t: LiteralTree = tree.parse().unwrap();
-    Search::new(rule, LiteralEval, Options::full_width()).run(&t).unwrap()
+    Search::new(rule, LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap()
 }
 
 #[test]
@@ -21,13 +21,13 @@ fn hand_computed_two_and_two() {
     let tree = "max(min(5, 6), min(4.5, 20))";
     let r = run(rule, tree);
     assert_eq!(r.root_moves.iter().map(|m| m.score).collect::<Vec<_>>(), vec![4.25, 4.5]);
-    assert_eq!((r.value, r.best), (5.4375, Some(1)));
+    assert_eq!((r.value, r.best), (Some(5.4375), Some(1)));
     // Minimax prefers the left node (5 against 4.5).
     let t: LiteralTree = tree.parse().unwrap();
-    let mm = Search::new(Minimax, LiteralEval, Options::full_width()).run(&t).unwrap();
-    assert_eq!((mm.value, mm.best), (5.0, Some(0)));
+    let mm = Search::new(Minimax, LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    assert_eq!((mm.value, mm.best), (Some(5.0), Some(0)));
     // As an agent, M & N plays the right node.
-    let mut agent = SearchAgent::new(Search::new(rule, LiteralEval, Options::full_width()));
+    let mut agent = SearchAgent::new(Search::new(rule, LiteralEval, Options::full_width()).unwrap(), Limits::full_tree());
     assert_eq!(agent.choose(&t, &mut rng::seeded(1)).unwrap(), 1);
 }
 
@@ -36,18 +36,18 @@ fn m_and_n_count_separately() {
     let b = LinearBonus::new(1.0, 4.0).unwrap();
     // M = 3 at max nodes: best 4, gaps 1, 2 (the third best, 2, counts; 1
     // does not): bonus 0.75 + 0.5.
-    assert_eq!(run(MAndN::new(3, 1, b).unwrap(), "max(1, 4, 2, 3)").value, 4.0 + 0.75 + 0.5);
+    assert_eq!(run(MAndN::new(3, 1, b).unwrap(), "max(1, 4, 2, 3)").value, Some(4.0 + 0.75 + 0.5));
     // N = 1 at min nodes: plain minimum; M = 1 at max nodes: plain maximum.
-    assert_eq!(run(MAndN::new(3, 1, b).unwrap(), "max(min(3, 3.5))").value, 3.0);
-    assert_eq!(run(MAndN::new(1, 3, b).unwrap(), "max(3, 3.5)").value, 3.5);
+    assert_eq!(run(MAndN::new(3, 1, b).unwrap(), "max(min(3, 3.5))").value, Some(3.0));
+    assert_eq!(run(MAndN::new(1, 3, b).unwrap(), "max(3, 3.5)").value, Some(3.5));
     // N = 3 at a min node with two children uses both: min's values −3 and
     // −3.5, gap 0.5: 3 − 0.875 for max (min at the root: its own view).
     let r = run(MAndN::new(1, 3, b).unwrap(), "min(3, 3.5)");
-    assert_eq!(r.value, -3.0 + 0.875);
+    assert_eq!(r.value, Some(-3.0 + 0.875));
     // A user bonus: one point per counted runner-up.
     let count = |gaps: &[f64]| gaps.len() as f64;
-    assert_eq!(run(MAndN::new(3, 2, count).unwrap(), "max(1, 4, 2, 3)").value, 6.0);
-    assert_eq!(run(MAndN::new(3, 2, count).unwrap(), "max(min(1, 4, 2, 3))").value, 1.0 - 1.0);
+    assert_eq!(run(MAndN::new(3, 2, count).unwrap(), "max(1, 4, 2, 3)").value, Some(6.0));
+    assert_eq!(run(MAndN::new(3, 2, count).unwrap(), "max(min(1, 4, 2, 3))").value, Some(1.0 - 1.0));
 }
 
 #[test]
@@ -56,12 +56,12 @@ fn chance_nodes_and_horizons() {
     // The chance node is worth 3; the root's best is 3, runner-up 2.5
     // (gap 0.5): 3 + 0.875.
     let r = run(MAndN::new(2, 2, b).unwrap(), "max(chance(0.5: 2, 0.5: 4), 2.5)");
-    assert_eq!(r.value, 3.875);
+    assert_eq!(r.value, Some(3.875));
     // Searched one ply deep the min nodes are horizon nodes valued at their
     // static values (7 and 6.5 for max), not their children.
     let t: LiteralTree = "max(min[7](0, 1), min[6.5](9))".parse().unwrap();
-    let r = Search::new(MAndN::new(2, 2, b).unwrap(), LiteralEval, Options::full_width()).depth(1).run(&t).unwrap();
-    assert_eq!(r.value, 7.0 + 0.875);
+    let r = Search::new(MAndN::new(2, 2, b).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::depth(1)).unwrap();
+    assert_eq!(r.value, Some(7.0 + 0.875));
 }
 
 #[test]
@@ -87,14 +87,15 @@ fn one_and_one_is_minimax_on_random_trees() {
             t = t.with_chance(1, ChanceWeights::Random).unwrap();
         }
         let eval = RandomTreeEval::default();
-        let r = Search::new(MAndN::new(1, 1, b).unwrap(), eval, Options::full_width()).run(&t).unwrap();
-        let mm = Search::new(Minimax, eval, Options::full_width()).run(&t).unwrap();
+        let r = Search::new(MAndN::new(1, 1, b).unwrap(), eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+        let mm = Search::new(Minimax, eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+        assert!(mm.value.is_some());
         assert_eq!(r.value, mm.value, "tree {i}");
         assert_eq!(r.best_moves, mm.best_moves, "tree {i}");
         // One ply deep, a non-negative bonus only adds to the best leaf.
         if d == 1 {
-            let mn = Search::new(MAndN::new(2, 2, b).unwrap(), eval, Options::full_width()).run(&t).unwrap();
-            assert!(mn.value >= mm.value, "tree {i}");
+            let mn = Search::new(MAndN::new(2, 2, b).unwrap(), eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+            assert!(mn.value.unwrap() >= mm.value.unwrap(), "tree {i}");
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use search_core::arena::play_match;
 use search_core::backup::Minimax;
-use search_core::search::{Options, Search, SearchAgent};
+use search_core::search::{Limits, Options, Search, SearchAgent};
 use search_core::tree::{ChanceWeights, LeafModel, LiteralEval, LiteralTree, NodeKind, RandomTree};
 use search_core::{Agent, Game, GameError, Outcome, ParamError, Player, RandomAgent, Status, Turn, perft, rng};
 
@@ -199,7 +199,8 @@ fn search_agents_play_full_matches() {
     let t = RandomTree::new(2, 3, 6, LeafModel::Uniform { min: -1, max: 1 }).unwrap();
     let make = || {
         SearchAgent::new(
-            Search::new(Minimax, search_core::tree::RandomTreeEval::default(), Options::default()).depth(6),
+            Search::new(Minimax, search_core::tree::RandomTreeEval::default(), Options::default()).unwrap(),
+            Limits::depth(6),
         )
     };
     let (mut a, mut b) = (make(), make());
@@ -207,9 +208,11 @@ fn search_agents_play_full_matches() {
     let record = play_match(&t, &mut a, &mut b, 9, None).unwrap();
     // Two perfect players reach the minimax value.
     let value = Search::new(Minimax, search_core::tree::RandomTreeEval::default(), Options::full_width())
-        .run(&t)
         .unwrap()
-        .value;
+        .run(&t, &Limits::full_tree())
+        .unwrap()
+        .value
+        .unwrap();
     assert_eq!(record.outcome, Some(Outcome::Payoff(value)));
     let _ = LiteralEval;
 }

@@ -4,7 +4,7 @@
 
 use search_core::backup::{Minimax, Predictive, PsWeights};
 use search_core::opponent::NoisyPlayer;
-use search_core::search::{Options, Search, SearchAgent};
+use search_core::search::{Limits, Options, Search, SearchAgent};
 use search_core::tree::{LeafModel, LiteralEval, LiteralTree, RandomTree, RandomTreeEval};
 use search_core::{Agent, Evaluator, Game, Player, Status, Turn, rng};
 
@@ -34,7 +34,7 @@ fn figure_1_forced_loss() {
     let t: LiteralTree = FIG1.parse().unwrap();
     // Minimax: both moves are worth 0; a random pick expects 0.05 against
     // a min that errs 10% of the time.
-    let mm = Search::new(Minimax, LiteralEval, Options::full_width()).run(&t).unwrap();
+    let mm = Search::new(Minimax, LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
     assert_eq!(mm.best_moves, vec![0, 1]);
     let minimax_expected: f64 =
         mm.best_moves.iter().map(|&m| payoff_against_erring_min(&t, m, 0.1)).sum::<f64>() / mm.best_moves.len() as f64;
@@ -44,17 +44,18 @@ fn figure_1_forced_loss() {
     // 0.9, 0.09 (÷ 0.99) value it 0.09/0.99 = 1/11; unnormalised 0.09.
     for (weights, value) in [(PsWeights::Normalised, 0.09 / 0.99), (PsWeights::Unnormalised, 0.09)] {
         let rule = Predictive::new(0.9).unwrap().with_weights(weights);
-        let r = Search::new(rule, LiteralEval, Options::full_width()).run(&t).unwrap();
+        let r = Search::new(rule, LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
         assert_eq!(r.best_moves, vec![1]);
         assert_eq!(r.root_moves[0].score, 0.0);
-        assert!((r.value - value).abs() < 1e-15, "{weights:?}: {}", r.value);
+        let v = r.value.unwrap();
+        assert!((v - value).abs() < 1e-15, "{weights:?}: {v}");
         assert!((payoff_against_erring_min(&t, r.best.unwrap(), 0.1) - 0.1).abs() < 1e-15);
     }
     // The figure's 0.9·0 + 0.1·1 = 0.1 is "min errs 10% of the time": with
     // two replies and normalised weights that is PS/(PS + (1−PS)PS) = 0.9,
     // i.e. PS = 8/9.
-    let r = Search::new(Predictive::new(8.0 / 9.0).unwrap(), LiteralEval, Options::full_width()).run(&t).unwrap();
-    assert!((r.value - 0.1).abs() < 1e-15);
+    let r = Search::new(Predictive::new(8.0 / 9.0).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    assert!((r.value.unwrap() - 0.1).abs() < 1e-15);
 }
 
 #[test]
@@ -68,7 +69,7 @@ fn figure_1_played_out_against_an_erring_min() {
             "erring min".into()
         }
         fn choose(&mut self, s: &LiteralTree, rng: &mut dyn rand::RngCore) -> Result<u32, search_core::GameError> {
-            let mut best = Search::new(Minimax, LiteralEval, Options::full_width()).run(s)?.best.unwrap();
+            let mut best = Search::new(Minimax, LiteralEval, Options::full_width()).unwrap().run(s, &Limits::full_tree())?.best.unwrap();
             if rand::Rng::random::<f64>(rng) < 0.1 {
                 best = 1 - best;
             }
@@ -87,8 +88,8 @@ fn figure_1_played_out_against_an_erring_min() {
         }
         total / games as f64
     };
-    let mut pp = SearchAgent::new(Search::new(Predictive::new(0.9).unwrap(), LiteralEval, Options::full_width()));
-    let mut mm = SearchAgent::new(Search::new(Minimax, LiteralEval, Options::full_width()));
+    let mut pp = SearchAgent::new(Search::new(Predictive::new(0.9).unwrap(), LiteralEval, Options::full_width()).unwrap(), Limits::full_tree());
+    let mut mm = SearchAgent::new(Search::new(Minimax, LiteralEval, Options::full_width()).unwrap(), Limits::full_tree());
     let (p, m) = (mean(&mut pp), mean(&mut mm));
     // Standard errors: √(0.09/20000) ≈ 0.0021 and √(0.0475/20000) ≈ 0.0015.
     assert!((p - 0.1).abs() < 4.0 * 0.0021, "{p}");
@@ -101,28 +102,29 @@ fn weights_on_hand_computed_trees() {
     // (1, 2, 3), weights ½, ¼, ⅛ (÷ ⅞ when normalised).
     let t: LiteralTree = "max(min(3, 1, 2), 1.5)".parse().unwrap();
     let run = |w| {
-        Search::new(Predictive::new(0.5).unwrap().with_weights(w), LiteralEval, Options::full_width()).run(&t).unwrap()
+        Search::new(Predictive::new(0.5).unwrap().with_weights(w), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap()
     };
     let n = run(PsWeights::Normalised);
     assert!((n.root_moves[0].score - 1.375 / 0.875).abs() < 1e-15);
-    assert_eq!((n.value, n.best), (1.375 / 0.875, Some(0)));
+    assert_eq!((n.value, n.best), (Some(1.375 / 0.875), Some(0)));
     let u = run(PsWeights::Unnormalised);
     assert_eq!(u.root_moves[0].score, 1.375);
-    assert_eq!((u.value, u.best), (1.5, Some(1)));
+    assert_eq!((u.value, u.best), (Some(1.5), Some(1)));
 
     // Min at the root: max's nodes are now the opponent's, sorted from
     // max's best (3, 2, 1): (½·3 + ¼·2 + ⅛·1)/⅞ = 17/7 for max; min takes
     // the smaller of 17/7 and 5.
     let t: LiteralTree = "min(max(1, 3, 2), 5)".parse().unwrap();
-    let r = Search::new(Predictive::new(0.5).unwrap(), LiteralEval, Options::full_width()).run(&t).unwrap();
-    assert!((r.value + 17.0 / 7.0).abs() < 1e-15, "{}", r.value);
+    let r = Search::new(Predictive::new(0.5).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    let v = r.value.unwrap();
+    assert!((v + 17.0 / 7.0).abs() < 1e-15, "{v}");
     assert_eq!(r.best, Some(0));
 
     // PS = 1 is minimax; chance nodes take the expectation.
     let t: LiteralTree = "max(min(3, 1, 2), chance(0.25: 4, 0.75: min(0, 8)))".parse().unwrap();
-    let r = Search::new(Predictive::new(1.0).unwrap(), LiteralEval, Options::full_width()).run(&t).unwrap();
-    assert_eq!((r.value, r.best), (1.0, Some(0)));
-    let r = Search::new(Predictive::new(0.5).unwrap(), LiteralEval, Options::full_width()).run(&t).unwrap();
+    let r = Search::new(Predictive::new(1.0).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    assert_eq!((r.value, r.best), (Some(1.0), Some(0)));
+    let r = Search::new(Predictive::new(0.5).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
     let chance = 0.25 * 4.0 + 0.75 * (0.5 * 0.0 + 0.25 * 8.0) / 0.75;
     assert!((r.root_moves[1].score - chance).abs() < 1e-15);
 
@@ -178,11 +180,12 @@ fn predictive_equals_a_naive_implementation_on_random_trees() {
         let weights = if normalise { PsWeights::Normalised } else { PsWeights::Unnormalised };
         let eval = RandomTreeEval::default();
         let rule = Predictive::new(ps).unwrap().with_weights(weights);
-        let r = Search::new(rule, eval, Options::full_width()).depth(limit).run(&t).unwrap();
+        let r = Search::new(rule, eval, Options::full_width()).unwrap().run(&t, &Limits::depth(limit)).unwrap();
         let expected = naive(&t, limit, &eval, Player::First, ps, normalise);
-        assert!((r.value - expected).abs() <= 1e-9 * (1.0 + expected.abs()), "tree {i}: {} vs {expected}", r.value);
+        let v = r.value.unwrap();
+        assert!((v - expected).abs() <= 1e-9 * (1.0 + expected.abs()), "tree {i}: {v} vs {expected}");
         if ps == 1.0 {
-            let mm = Search::new(Minimax, eval, Options::full_width()).depth(limit).run(&t).unwrap();
+            let mm = Search::new(Minimax, eval, Options::full_width()).unwrap().run(&t, &Limits::depth(limit)).unwrap();
             assert_eq!((r.value, r.best), (mm.value, mm.best), "tree {i}");
         }
     }
@@ -211,7 +214,7 @@ fn noisy_player_values_children_by_the_best_reply() {
             assert_eq!(*v, -best_reply, "tree {i}");
         }
         // Noise-free, it plays 2-ply minimax (first best in move order).
-        let mm = Search::new(Minimax, eval, Options::full_width()).depth(2).run(&s).unwrap();
+        let mm = Search::new(Minimax, eval, Options::full_width()).unwrap().run(&s, &Limits::depth(2)).unwrap();
         assert_eq!(min.choose(&s, &mut rng::seeded(i)).unwrap(), mm.best.unwrap(), "tree {i}");
     }
 }

@@ -6,7 +6,7 @@ mod common_rules;
 
 use common_rules::{Decisive, DecisiveEval};
 use search_core::backup::{Product, ProductValue};
-use search_core::search::{Options, Search, SearchAgent};
+use search_core::search::{DepthUnit, Limits, Options, Search, SearchAgent};
 use search_core::tree::{ChanceWeights, LeafModel, LiteralEval, LiteralTree, RandomTree, RandomTreeEval};
 use search_core::{Agent, Evaluator, Game, Player, Status, Turn, rng};
 
@@ -30,12 +30,13 @@ fn hand_computed_tree_with_a_chance_node() {
     let tree =
         format!("max(min({}, {}), min({}, chance(0.5: {}, 0.5: {})))", lo(0.5), lo(0.75), lo(0.25), lo(0.9), lo(0.5));
     let t: LiteralTree = tree.parse().unwrap();
-    let r = Search::new(Product::new(1.0).unwrap(), LiteralEval, Options::full_width()).run(&t).unwrap();
-    assert!((p(r.value) - 0.484375).abs() < 1e-12, "{}", p(r.value));
+    let r = Search::new(Product::new(1.0).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    let v = p(r.value.unwrap());
+    assert!((v - 0.484375).abs() < 1e-12, "{v}");
     assert!((p(r.root_moves[0].score) - 0.375).abs() < 1e-12);
     assert!((p(r.root_moves[1].score) - 0.175).abs() < 1e-12);
     assert_eq!(r.best, Some(0));
-    let mut agent = SearchAgent::new(Search::new(Product::new(1.0).unwrap(), LiteralEval, Options::full_width()));
+    let mut agent = SearchAgent::new(Search::new(Product::new(1.0).unwrap(), LiteralEval, Options::full_width()).unwrap(), Limits::full_tree());
     assert_eq!(agent.choose(&t, &mut rng::seeded(2)).unwrap(), 0);
 }
 
@@ -45,12 +46,12 @@ fn temperature_scales_the_heuristic() {
     // view) is P = σ(6/T) for max.
     let t: LiteralTree = "max(min[6](0), min[-2](0))".parse().unwrap();
     for temp in [0.5, 3.0, 40.0] {
-        let r = Search::new(Product::new(temp).unwrap(), LiteralEval, Options::full_width()).depth(1).run(&t).unwrap();
+        let r = Search::new(Product::new(temp).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::depth(1)).unwrap();
         assert!((p(r.root_moves[0].score) - p(6.0 / temp)).abs() < 1e-12);
         assert!((p(r.root_moves[1].score) - p(-2.0 / temp)).abs() < 1e-12);
         // Root: 1 − (1 − σ(6/T))(1 − σ(−2/T)).
         let expected = 1.0 - (1.0 - p(6.0 / temp)) * (1.0 - p(-2.0 / temp));
-        assert!((p(r.value) - expected).abs() < 1e-12);
+        assert!((p(r.value.unwrap()) - expected).abs() < 1e-12);
     }
     for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
         assert!(Product::new(bad).is_err());
@@ -62,14 +63,14 @@ fn terminal_outcomes() {
     let eval = DecisiveEval { win: 1.0 };
     let run = |tree: &str| {
         let t = Decisive::parse(tree);
-        Search::new(Product::new(1.0).unwrap(), eval, Options::full_width()).run(&t).unwrap()
+        Search::new(Product::new(1.0).unwrap(), eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap()
     };
     // A won terminal makes the node a certain win (log-odds +∞); a lost
     // one contributes nothing; a draw is ½.
-    assert_eq!(run("max(-1000, 1000)").value, f64::INFINITY);
-    assert_eq!(run("max(-1000, -1000)").value, f64::NEG_INFINITY);
+    assert_eq!(run("max(-1000, 1000)").value, Some(f64::INFINITY));
+    assert_eq!(run("max(-1000, -1000)").value, Some(f64::NEG_INFINITY));
     let r = run("max(500, -1000)");
-    assert!((p(r.value) - 0.5).abs() < 1e-15);
+    assert!((p(r.value.unwrap()) - 0.5).abs() < 1e-15);
     // Min's node with a draw and a min win is a certain min win.
     let r = run("max(min(500, -1000), 500)");
     assert_eq!(r.root_moves[0].score, f64::NEG_INFINITY);
@@ -84,7 +85,7 @@ fn log_space_keeps_what_plain_products_lose() {
     let wide = |n: usize| format!("max({})", vec!["0"; n].join(", "));
     let t: LiteralTree = format!("min({}, {})", wide(2000), wide(2100)).parse().unwrap();
     assert_eq!(0.5f64.powi(2000), 0.0);
-    let r = Search::new(Product::new(1.0).unwrap(), LiteralEval, Options::full_width()).run(&t).unwrap();
+    let r = Search::new(Product::new(1.0).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
     let ln2 = std::f64::consts::LN_2;
     // Scores are min's log-odds: −(max's), max's ≈ n·ln 2.
     assert!((r.root_moves[0].score + 2000.0 * ln2).abs() < 1e-8);
@@ -141,8 +142,11 @@ fn product_equals_a_naive_version_on_random_trees() {
         let limit = if (seed >> 16).is_multiple_of(2) { u32::from(d) } else { u32::from(d).max(2) - 1 };
         let temp = [0.5, 2.0, 10.0][((seed >> 20) % 3) as usize];
         let eval = RandomTreeEval::default();
-        let r = Search::new(Product::new(temp).unwrap(), eval, Options::full_width()).depth(limit).run(&t).unwrap();
+        // The naive version counts chance nodes as plies.
+        let options = Options::full_width().with_depth_unit(DepthUnit::Plies);
+        let r = Search::new(Product::new(temp).unwrap(), eval, options).unwrap().run(&t, &Limits::depth(limit)).unwrap();
         let expected = naive(&t, limit, &eval, temp);
-        assert!((p(r.value) - expected).abs() < 1e-12, "tree {i}: {} vs {expected}", p(r.value));
+        let v = p(r.value.unwrap());
+        assert!((v - expected).abs() < 1e-12, "tree {i}: {v} vs {expected}");
     }
 }

@@ -4,7 +4,7 @@
 //! Tables I–III.
 
 use search_core::arena::play_match;
-use search_core::backup::Minimax;
+use search_core::backup::{BackupValue, Minimax};
 use search_core::backup::rminimax::{CostModel, Rminimax, UtilityCosts};
 use search_core::policy::{
     self, PathAnalysis, PolicyFamily, TIE_TOLERANCE, TreePolicy, boltzmann_agent, epsilon_greedy_agent, paper,
@@ -92,11 +92,12 @@ fn naive_value(state: &RandomTree, theta: Option<f64>, c: TestCosts) -> f64 {
 
 fn rminimax_run<C: CostModel>(t: &RandomTree, theta: f64, costs: C, limits: Limits) -> SearchResult<u8> {
     let rule = Rminimax::with_costs(theta, costs).unwrap();
-    Search::new(rule, RandomTreeEval::default(), Options::full_width()).limits(limits).run(t).unwrap()
+    let r = Search::new(rule, RandomTreeEval::default(), Options::full_width()).unwrap().run(t, &limits).unwrap();
+    r.map_rule_value(|v| v.scalar())
 }
 
 fn minimax_run(t: &RandomTree, limits: Limits) -> SearchResult<u8> {
-    Search::new(Minimax, RandomTreeEval::default(), Options::full_width()).limits(limits).run(t).unwrap()
+    Search::new(Minimax, RandomTreeEval::default(), Options::full_width()).unwrap().run(t, &limits).unwrap()
 }
 
 fn sorted(mut v: Vec<u8>) -> Vec<u8> {
@@ -122,16 +123,16 @@ fn infinite_theta_is_minimax_on_random_trees() {
         // Complete trees: every path has the same number of interior arcs,
         // so V = (depth − 1)·1 + offset − minimax exactly.
         let c = TestCosts { interior: 1.0, offset: 3.0 };
-        let mm = minimax_run(&t, Limits::default());
-        let rm = rminimax_run(&t, f64::INFINITY, c.model(), Limits::default());
+        let mm = minimax_run(&t, Limits::full_tree());
+        let rm = rminimax_run(&t, f64::INFINITY, c.model(), Limits::full_tree());
         let shift = f64::from(t.depth() - 1) + c.offset;
         let has_chance = seed % 4 == 3;
         chance += usize::from(has_chance);
         if has_chance {
-            assert!((-rm.value - (shift - mm.value)).abs() < 1e-9, "seed {seed}");
+            assert!((-rm.value.unwrap() - (shift - mm.value.unwrap())).abs() < 1e-9, "seed {seed}");
             assert_eq!(near_best(&rm, 1e-9), near_best(&mm, 1e-9), "seed {seed}");
         } else {
-            assert_eq!(-rm.value, shift - mm.value, "seed {seed}");
+            assert_eq!(-rm.value.unwrap(), shift - mm.value.unwrap(), "seed {seed}");
             assert_eq!(sorted(rm.best_moves.clone()), sorted(mm.best_moves.clone()), "seed {seed}");
             for (a, b) in rm.root_moves.iter().zip(&mm.root_moves) {
                 assert_eq!(a.mv, b.mv);
@@ -142,9 +143,9 @@ fn infinite_theta_is_minimax_on_random_trees() {
         // θ = 10⁶: values within the soft margin, same optimal move set
         // (distinct minimax values differ by more than 10⁻³ here, soft values
         // by less than 10⁻⁵ from them).
-        let big = rminimax_run(&t, 1e6, c.model(), Limits::default());
-        assert!((-big.value - (shift - mm.value)).abs() < 1e-4, "seed {seed}");
-        assert!(-big.value <= shift - mm.value + 1e-9, "soft ≤ hard, seed {seed}");
+        let big = rminimax_run(&t, 1e6, c.model(), Limits::full_tree());
+        assert!((-big.value.unwrap() - (shift - mm.value.unwrap())).abs() < 1e-4, "seed {seed}");
+        assert!(-big.value.unwrap() <= shift - mm.value.unwrap() + 1e-9, "soft ≤ hard, seed {seed}");
         assert_eq!(near_best(&big, 1e-4), near_best(&mm, 1e-9), "seed {seed}");
     }
     assert!(ties >= 40, "the trees must exercise ties ({ties})");
@@ -160,7 +161,7 @@ fn infinite_theta_is_minimax_at_a_depth_limit() {
         for depth in [1, 2, 3] {
             let mm = minimax_run(&t, Limits::depth(depth));
             let rm = rminimax_run(&t, f64::INFINITY, c.model(), Limits::depth(depth));
-            assert_eq!(-rm.value, f64::from(depth - 1) + 5.0 - mm.value, "seed {seed} depth {depth}");
+            assert_eq!(-rm.value.unwrap(), f64::from(depth - 1) + 5.0 - mm.value.unwrap(), "seed {seed} depth {depth}");
             assert_eq!(sorted(rm.best_moves), sorted(mm.best_moves), "seed {seed} depth {depth}");
         }
     }
@@ -180,8 +181,8 @@ fn log_domain_equals_naive_product_form() {
             if !naive.is_finite() {
                 continue; // the product form under- or overflowed
             }
-            let rm = rminimax_run(&t, theta, c.model(), Limits::default());
-            let v = -rm.value;
+            let rm = rminimax_run(&t, theta, c.model(), Limits::full_tree());
+            let v = -rm.value.unwrap();
             assert!((v - naive).abs() <= 1e-9 * naive.abs().max(1.0), "seed {seed} θ {theta}: {v} vs {naive}");
             compared += 1;
         }
@@ -196,8 +197,8 @@ fn extreme_theta_and_costs_stay_finite() {
         let c = TestCosts { interior: 1.0, offset: 1e6 };
         let hard = naive_value(&t, None, c);
         for theta in [1e-6, 1e6] {
-            let r = rminimax_run(&t, theta, c.model(), Limits::default());
-            let v = -r.value;
+            let r = rminimax_run(&t, theta, c.model(), Limits::full_tree());
+            let v = -r.value.unwrap();
             assert!(v.is_finite(), "seed {seed} θ {theta}");
             // Soft minima lie within ln(b)/θ below the hard ones: three AI
             // levels of branching 3 on the way down.
@@ -206,7 +207,7 @@ fn extreme_theta_and_costs_stay_finite() {
                 "seed {seed} θ {theta}: {v} vs {hard}"
             );
             let rule = Rminimax::with_costs(theta, c.model()).unwrap();
-            let p = rule.transition_probabilities(&r).unwrap();
+            let p = rule.transition_probabilities(r.value.unwrap(), &r.scores()).unwrap();
             assert!(p.iter().all(|x| x.is_finite() && *x >= 0.0));
             assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9, "seed {seed} θ {theta}: {p:?}");
             let s = PathAnalysis::new(t, RandomTreeEval::default(), c.model())
@@ -241,11 +242,11 @@ fn policy_sums_to_one_at_every_ai_node() {
         let t = random_tree(seed, 5, 4);
         for theta in [0.01, 1.0, 50.0, f64::INFINITY] {
             let rule = Rminimax::with_costs(theta, c.model()).unwrap();
-            let mut agent = rminimax_agent(theta, c.model(), RandomTreeEval::default(), Limits::default()).unwrap();
+            let mut agent = rminimax_agent(theta, c.model(), RandomTreeEval::default(), Limits::full_tree()).unwrap();
             for_each_ai_node(&t, &mut |node| {
-                let r = Search::new(rule, RandomTreeEval::default(), Options::full_width()).run(node).unwrap();
+                let r = Search::new(rule, RandomTreeEval::default(), Options::full_width()).unwrap().run(node, &Limits::full_tree()).unwrap();
                 // Eq. (10), not renormalised.
-                let p = rule.transition_probabilities(&r).unwrap();
+                let p = rule.transition_probabilities(r.value.unwrap(), &r.scores()).unwrap();
                 assert!(p.iter().all(|&x| (0.0..=1.0 + 1e-12).contains(&x)));
                 assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12, "θ {theta}: {p:?}");
                 // The agent's distribution is the same policy.
@@ -264,14 +265,14 @@ fn policy_sums_to_one_at_every_ai_node() {
 #[test]
 fn other_agents_sum_to_one_and_follow_the_footnote() {
     let t: LiteralTree = paper::figure_tree([1.0, 2.0, 98.0, 99.0, 100.0]).parse().unwrap();
-    let mut eg = epsilon_greedy_agent(0.7, UtilityCosts::default(), LiteralEval, Limits::default()).unwrap();
+    let mut eg = epsilon_greedy_agent(0.7, UtilityCosts::default(), LiteralEval, Limits::full_tree()).unwrap();
     let d: Vec<f64> = eg.distribution(&t).unwrap().iter().map(|x| x.1).collect();
     // Costs 1, 3, 3, 101: one optimal move gets ε, three others share 1 − ε.
     let expected = [0.7, 0.1, 0.1, 0.1];
     for (a, b) in d.iter().zip(expected) {
         assert!((a - b).abs() < 1e-12, "{d:?}");
     }
-    let mut bz = boltzmann_agent(0.5, UtilityCosts::default(), LiteralEval, Limits::default()).unwrap();
+    let mut bz = boltzmann_agent(0.5, UtilityCosts::default(), LiteralEval, Limits::full_tree()).unwrap();
     let d: Vec<f64> = bz.distribution(&t).unwrap().iter().map(|x| x.1).collect();
     let w: Vec<f64> = [1.0f64, 3.0, 3.0, 101.0].iter().map(|x| (-0.5 * x).exp()).collect();
     let z: f64 = w.iter().sum();
@@ -283,7 +284,7 @@ fn other_agents_sum_to_one_and_follow_the_footnote() {
 #[test]
 fn sampling_follows_the_policy_and_is_seeded() {
     let t: LiteralTree = paper::figure_tree([1.0, 2.0, 3.0, 4.0, 5.0]).parse().unwrap();
-    let mut ai = rminimax_agent(0.7, UtilityCosts::default(), LiteralEval, Limits::default()).unwrap();
+    let mut ai = rminimax_agent(0.7, UtilityCosts::default(), LiteralEval, Limits::full_tree()).unwrap();
     let p: Vec<f64> = ai.distribution(&t).unwrap().iter().map(|x| x.1).collect();
     let mut counts = [0usize; 4];
     let mut r = rng::seeded(11);
@@ -298,8 +299,8 @@ fn sampling_follows_the_policy_and_is_seeded() {
     // Both players randomized, each with its own θ; the seed fixes the game.
     let g = RandomTree::new(5, 3, 6, LeafModel::Uniform { min: -3, max: 3 }).unwrap();
     let costs = search_core::backup::rminimax::OutcomeCosts::default().with_horizon_range(3.0).unwrap();
-    let mut a = rminimax_agent(0.3, costs, RandomTreeEval::default(), Limits::default()).unwrap();
-    let mut b = rminimax_agent(5.0, costs, RandomTreeEval::default(), Limits::default()).unwrap();
+    let mut a = rminimax_agent(0.3, costs, RandomTreeEval::default(), Limits::full_tree()).unwrap();
+    let mut b = rminimax_agent(5.0, costs, RandomTreeEval::default(), Limits::full_tree()).unwrap();
     let m1 = play_match(&g, &mut a, &mut b, 99, None).unwrap();
     let m2 = play_match(&g, &mut a, &mut b, 99, None).unwrap();
     assert_eq!(m1, m2);
@@ -533,11 +534,11 @@ fn bad_parameters_are_typed_errors() {
     for theta in [0.0, -0.5, f64::NAN, f64::NEG_INFINITY] {
         assert_eq!(Rminimax::new(theta).unwrap_err().name, "theta");
         assert!(
-            rminimax_agent::<LiteralTree, _, _>(theta, UtilityCosts::default(), LiteralEval, Limits::default())
+            rminimax_agent::<LiteralTree, _, _>(theta, UtilityCosts::default(), LiteralEval, Limits::full_tree())
                 .is_err()
         );
         assert!(
-            boltzmann_agent::<LiteralTree, _, _>(theta, UtilityCosts::default(), LiteralEval, Limits::default())
+            boltzmann_agent::<LiteralTree, _, _>(theta, UtilityCosts::default(), LiteralEval, Limits::full_tree())
                 .is_err()
         );
         let a = paper::table3_analysis().unwrap();
@@ -547,7 +548,7 @@ fn bad_parameters_are_typed_errors() {
         let a = paper::table3_analysis().unwrap();
         assert!(is_param(&a.stats(TreePolicy::EpsilonGreedy { epsilon: eps }).unwrap_err(), "epsilon"));
         assert!(
-            epsilon_greedy_agent::<LiteralTree, _, _>(eps, UtilityCosts::default(), LiteralEval, Limits::default())
+            epsilon_greedy_agent::<LiteralTree, _, _>(eps, UtilityCosts::default(), LiteralEval, Limits::full_tree())
                 .is_err()
         );
     }
@@ -556,14 +557,14 @@ fn bad_parameters_are_typed_errors() {
     let a = PathAnalysis::new(neg.clone(), LiteralEval, UtilityCosts::default());
     assert!(is_param(&a.stats(TreePolicy::Rminimax { theta: 1.0 }).unwrap_err(), "costs"));
     assert!(is_param(&a.stats(TreePolicy::Greedy).unwrap_err(), "costs"));
-    let mut agent = rminimax_agent(1.0, UtilityCosts::default(), LiteralEval, Limits::default()).unwrap();
+    let mut agent = rminimax_agent(1.0, UtilityCosts::default(), LiteralEval, Limits::full_tree()).unwrap();
     assert!(is_param(&agent.distribution(&neg).unwrap_err(), "costs"));
     let mut r = rng::seeded(1);
     assert!(search_core::Agent::choose(&mut agent, &neg, &mut r).is_err());
     let deep: LiteralTree = "max(min(max(1)), 2)".parse().unwrap();
     let b = PathAnalysis::new(deep.clone(), LiteralEval, Negative);
     assert!(is_param(&b.stats(TreePolicy::Rminimax { theta: 1.0 }).unwrap_err(), "costs"));
-    let mut agent = rminimax_agent(1.0, Negative, LiteralEval, Limits::default()).unwrap();
+    let mut agent = rminimax_agent(1.0, Negative, LiteralEval, Limits::full_tree()).unwrap();
     assert!(is_param(&agent.distribution(&deep).unwrap_err(), "costs"));
     // Cost-model parameters.
     assert!(UtilityCosts::new(-1.0, 0.0).is_err());
@@ -609,18 +610,18 @@ fn cost_per_node_relative_to_minimax() {
     ];
     for (name, t) in trees {
         let eval = RandomTreeEval::default();
-        let mm = time_per_node(|| Search::new(Minimax, eval, Options::full_width()).run(&t).unwrap().stats.nodes);
+        let mm = time_per_node(|| Search::new(Minimax, eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap().stats.nodes);
         let costs = UtilityCosts::new(1.0, 50.0).unwrap();
         let rm = time_per_node(|| {
             let rule = Rminimax::with_costs(0.5, costs).unwrap();
-            Search::new(rule, eval, Options::full_width()).run(&t).unwrap().stats.nodes
+            Search::new(rule, eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap().stats.nodes
         });
         let hard = time_per_node(|| {
             let rule = Rminimax::with_costs(f64::INFINITY, costs).unwrap();
-            Search::new(rule, eval, Options::full_width()).run(&t).unwrap().stats.nodes
+            Search::new(rule, eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap().stats.nodes
         });
         let pa = PathAnalysis::new(t, eval, costs);
-        let nodes = Search::new(Minimax, eval, Options::full_width()).run(&t).unwrap().stats.nodes;
+        let nodes = Search::new(Minimax, eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap().stats.nodes;
         let path = time_per_node(|| {
             pa.stats(TreePolicy::Rminimax { theta: 0.5 }).unwrap();
             nodes

@@ -1,0 +1,100 @@
+//! From a `go` command to the limits of one search: depth, nodes, time
+//! budget and mate distance ([`Plan`]), with the depth caps of the slow
+//! rules.
+
+use shakmaty::Color;
+
+use super::command::GoParams;
+use super::settings::BackupKind;
+use super::time::{Budget, time_budget};
+
+/// The limits of one `think`.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// Search at most this deep (plies).
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes in total.
+    pub nodes: Option<u64>,
+    /// Stop deepening after `soft`, stop searching at `hard`.
+    pub budget: Option<Budget>,
+    /// Stop as soon as a mate in this many moves (or fewer) is found.
+    pub mate: Option<u32>,
+}
+
+/// A `go` command made ready to run.
+#[derive(Debug, Clone)]
+pub(super) struct GoPlan {
+    /// The search's limits.
+    pub plan: Plan,
+    /// `go infinite` or `go ponder`: the answer waits for `stop` (or, when
+    /// pondering, for `ponderhit` and the clock).
+    pub waits: bool,
+    /// When pondering, the budget to apply once `ponderhit` arrives (`None`
+    /// inside: no clock, search until `stop`).
+    pub ponder: Option<Option<Budget>>,
+    /// Messages for `info string` lines (unsupported parameters, depth caps,
+    /// the budget in debug mode).
+    pub notes: Vec<String>,
+}
+
+/// The plan of `go` for `side` to move with rule `backup`: a `mate N` without
+/// a depth searches `2N − 1` plies; a rule too slow to deepen until the clock
+/// runs out is capped at its [`default_depth_cap`](BackupKind::default_depth_cap)
+/// when nothing else bounds the depth. With `debug`, the notes show the time
+/// budget.
+pub(super) fn plan_go(go: &GoParams, side: Color, backup: BackupKind, debug: bool) -> GoPlan {
+    let waits = go.infinite || go.ponder;
+    let budget = if waits { None } else { time_budget(go, side) };
+    let mut plan = Plan { depth: go.depth, nodes: go.nodes, budget, mate: go.mate };
+    if let (None, Some(m)) = (plan.depth, go.mate) {
+        plan.depth = Some(m.saturating_mul(2).saturating_sub(1).max(1));
+    }
+    let mut notes = Vec::new();
+    if !go.searchmoves.is_empty() {
+        notes.push("searchmoves is not supported: every move is searched".to_string());
+    }
+    if plan.depth.is_none()
+        && !waits
+        && let Some(cap) = backup.default_depth_cap()
+    {
+        plan.depth = Some(cap);
+        notes.push(format!(
+            "backup {backup} is slow (no alpha-beta engine): depth capped at {cap} (go depth N searches deeper)"
+        ));
+    }
+    if debug && let Some(b) = budget {
+        notes.push(format!("time budget: soft {} ms, hard {} ms", b.soft.as_millis(), b.hard.as_millis()));
+    }
+    let ponder = go.ponder.then(|| time_budget(go, side));
+    GoPlan { plan, waits, ponder, notes }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_sets_the_depth_and_slow_rules_are_capped() {
+        let go = GoParams { mate: Some(3), ..GoParams::default() };
+        let p = plan_go(&go, Color::White, BackupKind::AlphaBeta, false);
+        assert_eq!((p.plan.depth, p.plan.mate, p.waits), (Some(5), Some(3), false));
+        assert!(p.notes.is_empty());
+        let go = GoParams { wtime: Some(10_000), ..GoParams::default() };
+        let p = plan_go(&go, Color::White, BackupKind::Minimax, true);
+        assert_eq!(p.plan.depth, Some(super::super::FULL_WIDTH_DEPTH_CAP));
+        assert_eq!(p.notes.len(), 2, "{:?}", p.notes);
+        // Infinite searches are never capped and have no budget.
+        let go = GoParams { infinite: true, wtime: Some(10_000), ..GoParams::default() };
+        let p = plan_go(&go, Color::White, BackupKind::Minimax, false);
+        assert!(p.waits && p.plan.depth.is_none() && p.plan.budget.is_none() && p.ponder.is_none());
+    }
+
+    #[test]
+    fn pondering_keeps_the_clock_for_ponderhit() {
+        let go = GoParams { ponder: true, btime: Some(2_000), ..GoParams::default() };
+        let p = plan_go(&go, Color::Black, BackupKind::AlphaBeta, false);
+        assert!(p.waits && p.plan.budget.is_none());
+        assert_eq!(p.ponder, Some(time_budget(&go, Color::Black)));
+        assert!(p.ponder.unwrap().is_some());
+    }
+}

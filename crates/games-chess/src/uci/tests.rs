@@ -1,0 +1,393 @@
+//! The engine end to end, through [`Engine::handle_line`] and a shared
+//! output buffer.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use search_core::Game;
+
+use super::{BackupKind, Engine, FULL_WIDTH_DEPTH_CAP, Flow, Settings, uci_move};
+use crate::ChessGame;
+
+/// An output buffer shared with the engine.
+#[derive(Clone, Default)]
+struct Buf(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Buf {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Buf {
+    /// Everything written since the last call, as lines.
+    fn take(&self) -> Vec<String> {
+        let bytes = std::mem::take(&mut *self.0.lock().unwrap());
+        String::from_utf8(bytes).unwrap().lines().map(str::to_string).collect()
+    }
+}
+
+fn engine() -> (Engine<Buf>, Buf) {
+    let out = Buf::default();
+    (Engine::new(out.clone()), out)
+}
+
+/// Sends `lines`, waits for any search, and returns the replies.
+fn send(e: &mut Engine<Buf>, out: &Buf, lines: &[&str]) -> Vec<String> {
+    for l in lines {
+        e.handle_line(l);
+    }
+    e.wait();
+    out.take()
+}
+
+fn bestmove(replies: &[String]) -> &str {
+    let last = replies.last().expect("a reply");
+    last.strip_prefix("bestmove ").unwrap_or_else(|| panic!("no bestmove in {replies:?}")).split(' ').next().unwrap()
+}
+
+fn legal_uci(g: &ChessGame, mv: &str) -> bool {
+    let mut moves = Vec::new();
+    g.generate(&mut moves);
+    moves.iter().any(|&m| uci_move(m) == mv)
+}
+
+#[test]
+fn uci_handshake_lists_every_option() {
+    let (mut e, out) = engine();
+    let r = send(&mut e, &out, &["uci", "isready"]);
+    assert_eq!(r[0], "id name kibitz");
+    assert!(r[1].starts_with("id author "));
+    for name in ["Hash", "Threads", "Backup", "Theta", "Seed", "Clear Hash", "Ponder"] {
+        assert!(r.iter().any(|l| l.starts_with(&format!("option name {name} type "))), "{name}");
+    }
+    assert_eq!(r[r.len() - 2], "uciok");
+    assert_eq!(r[r.len() - 1], "readyok");
+}
+
+#[test]
+fn bad_positions_keep_the_previous_one() {
+    let (mut e, out) = engine();
+    send(&mut e, &out, &["position startpos moves e2e4"]);
+    let before = e.position().fen();
+    let r = send(
+        &mut e,
+        &out,
+        &[
+            "position startpos moves e2e4 e7e5 e1e3",
+            "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+            "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "position startpos moves zz99",
+            "position fen",
+        ],
+    );
+    assert_eq!(r.len(), 5, "{r:?}");
+    assert!(r.iter().all(|l| l.starts_with("info string error: ")), "{r:?}");
+    assert!(r[0].contains("move 3"), "{}", r[0]);
+    assert_eq!(e.position().fen(), before);
+    // A checkmated position accepts no move.
+    let r = send(&mut e, &out, &["position startpos moves f2f3 e7e5 g2g4 d8h4 a2a3"]);
+    assert!(r[0].starts_with("info string error: "));
+    assert_eq!(e.position().fen(), before);
+}
+
+#[test]
+fn options_are_checked() {
+    let (mut e, out) = engine();
+    for bad in [
+        "setoption name Hash value 0",
+        "setoption name Hash value lots",
+        "setoption name Hash",
+        "setoption name Threads value 2",
+        "setoption name Backup value negamax",
+        "setoption name Theta value -1",
+        "setoption name Theta value nan",
+        "setoption name Seed value -3",
+        "setoption name Frobnicate value 1",
+    ] {
+        let r = send(&mut e, &out, &[bad]);
+        assert!(r.len() == 1 && r[0].starts_with("info string error: option"), "{bad}: {r:?}");
+    }
+    assert_eq!(*e.settings(), Settings::default());
+    let r = send(
+        &mut e,
+        &out,
+        &[
+            "setoption name hash value 4",
+            "setoption name Backup value RMINIMAX",
+            "setoption name Theta value inf",
+            "setoption name Threads value 1",
+            "setoption name Clear Hash",
+            "setoption name Seed value 9",
+        ],
+    );
+    assert!(r.is_empty(), "{r:?}");
+    assert_eq!(e.settings().hash_mib, 4);
+    assert_eq!(e.settings().backup, BackupKind::Rminimax);
+    assert_eq!(e.settings().theta, f64::INFINITY);
+    assert_eq!(e.settings().seed, 9);
+}
+
+#[test]
+fn every_backup_rule_plays_a_legal_move() {
+    let (mut e, out) = engine();
+    let moves = "position startpos moves e2e4 e7e5 g1f3";
+    send(&mut e, &out, &[moves]);
+    for kind in BackupKind::ALL {
+        let r = send(&mut e, &out, &[&format!("setoption name Backup value {kind}"), "go depth 2"]);
+        let mv = bestmove(&r);
+        assert!(legal_uci(e.position(), mv), "{kind}: {mv} in {r:?}");
+        let infos: Vec<&String> = r.iter().filter(|l| l.starts_with("info depth")).collect();
+        assert!(infos.len() >= 3, "{kind}: two iterations and a final line: {r:?}");
+        assert!(infos.iter().all(|l| l.contains(" score ") && l.contains(" nps ") && l.contains(" pv ")));
+    }
+}
+
+#[test]
+fn time_only_searches_of_slow_rules_are_capped() {
+    let (mut e, out) = engine();
+    let r = send(&mut e, &out, &["setoption name Backup value minimax", "go wtime 100000 btime 100000"]);
+    assert!(r[0].starts_with("info string backup minimax is slow"), "{r:?}");
+    let final_info = &r[r.len() - 2];
+    assert!(final_info.starts_with(&format!("info depth {FULL_WIDTH_DEPTH_CAP} ")), "{r:?}");
+}
+
+#[test]
+fn rminimax_sampling_is_reproducible_from_the_seed() {
+    let play = |seed: u64| {
+        let (mut e, out) = engine();
+        send(&mut e, &out, &["setoption name Backup value rminimax", "setoption name Theta value 5"]);
+        send(&mut e, &out, &[&format!("setoption name Seed value {seed}")]);
+        (0..6)
+            .map(|_| {
+                let r = send(&mut e, &out, &["go depth 1"]);
+                bestmove(&r).to_string()
+            })
+            .collect::<Vec<_>>()
+    };
+    let a = play(1);
+    assert_eq!(a, play(1));
+    // θ = 5 on a cost scale where 100 cp is 0.1: a nearly uniform policy,
+    // so some other seed must sample differently.
+    assert!((2..20).any(|s| play(s) != a));
+}
+
+#[test]
+fn mates_are_reported_in_moves() {
+    let (mut e, out) = engine();
+    // White mates in one (Rd8#); Black to move is mated at once.
+    let r = send(&mut e, &out, &["position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "go depth 3"]);
+    assert!(r.iter().any(|l| l.contains("score mate 1 ")), "{r:?}");
+    assert_eq!(bestmove(&r), "d1d8");
+    let r = send(&mut e, &out, &["position fen 3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1", "go depth 3"]);
+    assert!(r.iter().any(|l| l.contains("score mate 0")), "{r:?}");
+    assert_eq!(r.last().unwrap(), "bestmove 0000");
+    // Black's only move is Kb8, then Rh8 mates: mated in one, negative.
+    let r = send(&mut e, &out, &["position fen k7/8/1K6/8/8/8/8/7R b - - 0 1", "go depth 4"]);
+    assert!(r[r.len() - 2].contains("score mate -1 "), "{r:?}");
+    assert_eq!(r.last().unwrap(), "bestmove a8b8 ponder h1h8");
+}
+
+#[test]
+fn a_draw_by_repetition_is_still_played_on() {
+    let (mut e, out) = engine();
+    // The initial position for the third time: a draw nobody claimed.
+    let shuffle = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8";
+    let r = send(&mut e, &out, &[&format!("position startpos moves {shuffle}"), "go depth 3"]);
+    assert!(r.iter().any(|l| l.starts_with("info string the position is a draw by rule")), "{r:?}");
+    assert!(legal_uci(&ChessGame::startpos(), bestmove(&r)));
+    // Moves after it are accepted too.
+    let r = send(&mut e, &out, &[&format!("position startpos moves {shuffle} e2e4"), "isready"]);
+    assert_eq!(r, ["readyok"]);
+}
+
+#[test]
+fn stop_ends_an_infinite_search_promptly() {
+    let (mut e, out) = engine();
+    e.handle_line("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    // Still searching: isready is answered meanwhile, go is refused.
+    e.handle_line("isready");
+    e.handle_line("go depth 1");
+    assert!(e.is_searching());
+    let t = Instant::now();
+    e.handle_line("stop");
+    assert!(t.elapsed() < Duration::from_millis(500), "{:?}", t.elapsed());
+    let r = out.take();
+    assert!(r.contains(&"readyok".to_string()));
+    assert!(r.iter().any(|l| l.starts_with("info string error: cannot start another search")));
+    assert!(legal_uci(e.position(), bestmove(&r)));
+    assert!(!e.is_searching());
+}
+
+#[test]
+fn ponderhit_applies_the_clock() {
+    let (mut e, out) = engine();
+    e.handle_line("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(50));
+    e.handle_line("ponderhit");
+    let t = Instant::now();
+    e.wait();
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert!(legal_uci(e.position(), bestmove(&out.take())));
+}
+
+#[test]
+fn movetime_and_nodes_limits_hold() {
+    let (mut e, out) = engine();
+    let t = Instant::now();
+    let r = send(&mut e, &out, &["go movetime 150"]);
+    assert!(t.elapsed() < Duration::from_millis(400), "{:?}", t.elapsed());
+    assert!(legal_uci(e.position(), bestmove(&r)));
+    let r = send(&mut e, &out, &["ucinewgame", "go nodes 5000"]);
+    let final_info = &r[r.len() - 2];
+    let nodes: u64 = final_info.split(" nodes ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(nodes <= 5000 + 2048, "{final_info}");
+}
+
+/// Random garbage and fragments of valid commands: no panic, every reply
+/// is a well-formed UCI line, and the engine still answers afterwards.
+#[test]
+fn garbage_never_breaks_the_engine() {
+    let fragments = [
+        "uci",
+        "isready",
+        "ucinewgame",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "e2e4",
+        "e7e5",
+        "e1g1",
+        "a7a8q",
+        "go",
+        "depth",
+        "2",
+        "nodes",
+        "0",
+        "-1",
+        "movetime",
+        "10",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "infinite",
+        "ponder",
+        "mate",
+        "searchmoves",
+        "stop",
+        "ponderhit",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "Backup",
+        "Theta",
+        "Seed",
+        "Threads",
+        "Clear",
+        "rminimax",
+        "iom",
+        "8/8/8/8/8/8/8/8",
+        "w",
+        "b",
+        "KQkq",
+        "-",
+        "debug",
+        "on",
+        "register",
+        "18446744073709551616",
+        "1e9",
+        "é",
+        "\u{0}",
+        "\t",
+        "🙂",
+        "rnbqkbnr/pppppppp",
+        "4k3/8/8/8/8/8/4P3/4K3",
+    ];
+    let mut rng = search_core::rng::seeded(42);
+    let (mut e, out) = engine();
+    for _ in 0..1500 {
+        let line = if rng.random_bool(0.3) {
+            let n = rng.random_range(0..40);
+            (0..n).map(|_| char::from_u32(rng.random_range(0..0x300)).unwrap_or('?')).collect::<String>()
+        } else {
+            let n = rng.random_range(0..9);
+            (0..n).map(|_| fragments[rng.random_range(0..fragments.len())]).collect::<Vec<_>>().join(" ")
+        };
+        // A fragment may start a long search: stop it at once.
+        if e.handle_line(&line) == Flow::Quit {
+            e = Engine::new(out.clone());
+        }
+        e.handle_line("stop");
+    }
+    e.handle_line("position startpos");
+    e.handle_line("isready");
+    let r = out.take();
+    assert_eq!(r.last().map(String::as_str), Some("readyok"));
+    let prefixes = ["info ", "bestmove ", "readyok", "uciok", "id ", "option name "];
+    for l in &r {
+        assert!(prefixes.iter().any(|p| l.starts_with(p)), "bad reply line {l:?}");
+    }
+    // Still a working engine.
+    let r = send(&mut e, &out, &["setoption name Backup value alphabeta", "go depth 3"]);
+    assert!(legal_uci(e.position(), bestmove(&r)));
+}
+
+#[test]
+fn hash_changes_resize_the_table_and_keep_the_search() {
+    let (mut e, out) = engine();
+    let r = send(&mut e, &out, &["setoption name Hash value 2", "go depth 2"]);
+    assert_eq!(e.settings().hash_mib, 2);
+    assert!(legal_uci(e.position(), bestmove(&r)), "{r:?}");
+    // The full-width rules have no table: the size is only recorded, and
+    // applies when the engine rule is chosen again.
+    let r = send(&mut e, &out, &["setoption name Backup value minimax", "setoption name Hash value 3", "go depth 1"]);
+    assert!(r.iter().all(|l| !l.starts_with("info string")), "{r:?}");
+    assert_eq!(e.settings().hash_mib, 3);
+    let r = send(&mut e, &out, &["setoption name Backup value alphabeta", "go depth 2"]);
+    assert_eq!(*e.settings(), Settings { hash_mib: 3, ..Settings::default() });
+    assert!(legal_uci(e.position(), bestmove(&r)), "{r:?}");
+    // Busy: refused while searching.
+    e.handle_line("go infinite");
+    e.handle_line("setoption name Hash value 5");
+    e.handle_line("stop");
+    let r = out.take();
+    assert!(r.iter().any(|l| l.starts_with("info string error: cannot change options")), "{r:?}");
+    assert_eq!(e.settings().hash_mib, 3);
+}
+
+#[test]
+fn later_searches_reach_the_depth_asked_despite_the_kept_table() {
+    let (mut e, out) = engine();
+    for moves in ["", "e2e4", "e2e4 d7d5", "e2e4 d7d5 e4d5"] {
+        let r = send(&mut e, &out, &[&format!("position startpos moves {moves}"), "go depth 4"]);
+        for depth in 1..=4 {
+            assert!(r.iter().any(|l| l.starts_with(&format!("info depth {depth} "))), "{moves}: {r:?}");
+        }
+    }
+}
+
+#[test]
+fn deepening_stops_on_a_forced_move_under_a_clock_and_on_a_proven_mate() {
+    let (mut e, out) = engine();
+    // Black's only move is Kb8: one iteration, then the answer.
+    let r = send(&mut e, &out, &["position fen k7/8/1K6/8/8/8/8/7R b - - 0 1", "go btime 60000 wtime 60000"]);
+    let depths: Vec<&String> = r.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(depths.len(), 2, "{r:?}");
+    assert!(depths.iter().all(|l| l.starts_with("info depth 1 ")), "{r:?}");
+    assert_eq!(bestmove(&r), "a8b8");
+    // White mates in one: proven at depth 4 (2n + 2), long before depth 20.
+    let r = send(&mut e, &out, &["position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "go depth 20"]);
+    assert!(r[r.len() - 2].starts_with("info depth 4 score mate 1 "), "{r:?}");
+    assert_eq!(bestmove(&r), "d1d8");
+}
