@@ -1,16 +1,16 @@
 //! Project tasks, run as `cargo xtask <command>` (an alias in `.cargo/config.toml`).
+//!
+//! A thin dispatcher: it parses the command line ([`flags`]) and calls the
+//! `experiments` crate, where the tasks live; only `layering` is here.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-mod bench;
-mod demo;
+use experiments::{TaskResult, reproduce, tools};
+
+mod flags;
 mod layering;
-mod perft;
-mod reproduce;
-mod solve;
-mod wac;
 
 /// Project tasks for the backup-rules workspace.
 #[derive(Debug, Parser)]
@@ -23,31 +23,31 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Play a short demonstration game and print the search results.
-    Demo(demo::Args),
+    Demo(flags::Demo),
     /// Count the leaves of a game's move tree (perft) through the `Game` trait.
-    Perft(perft::Args),
+    Perft(flags::Perft),
     /// Solve positions exactly (connect-4).
-    Solve(solve::Args),
+    Solve(flags::Solve),
     /// Check that the crate dependency graph obeys the layering rules.
     Layering,
     /// Regenerate every table and figure of the seed papers.
-    Reproduce(reproduce::Args),
+    Reproduce(flags::Reproduce),
     /// Measure the library against its limits and against minimax-rs; write docs/benchmarks.md.
-    Bench(bench::Args),
+    Bench(flags::Bench),
     /// Run the kibitz chess engine on the Win At Chess suite.
-    Wac(wac::Args),
+    Wac(flags::Wac),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Demo(args) => demo::run(args),
-        Command::Perft(args) => perft::run(args),
-        Command::Solve(args) => solve::run(args),
+        Command::Demo(args) => tools::demo::run(args.into()),
+        Command::Perft(args) => tools::perft::run(args.into()),
+        Command::Solve(args) => tools::solve::run(args.into()),
         Command::Layering => layering::run(),
-        Command::Reproduce(args) => reproduce::run(args),
-        Command::Wac(args) => wac::run(args),
-        Command::Bench(args) => bench::run(args),
+        Command::Reproduce(args) => reproduce::run(args.into()),
+        Command::Wac(args) => tools::wac::run(args.into()),
+        Command::Bench(args) => tools::bench::run(args.into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -57,6 +57,3 @@ fn main() -> ExitCode {
         }
     }
 }
-
-/// The error type of every task: a message for the user.
-type TaskResult = Result<(), Box<dyn std::error::Error>>;

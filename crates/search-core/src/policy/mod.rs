@@ -11,29 +11,28 @@
 //!   [`boltzmann_agent`].
 //! - [`PathAnalysis`] computes, for a [`TreePolicy`] on a game tree, the path
 //!   entropy `H` and expected cost `E[C]` by one recursion on the search core,
-//!   and finds θ̂ or ε̂ for a target entropy ([`bisect_paper`],
-//!   [`solve_exact`]).
-//! - [`paper`] rebuilds the Rminimax paper's Tables I, II and III.
+//!   and finds θ̂ or ε̂ for a target entropy ([`solve_exact`],
+//!   [`PathAnalysis::solve_exact`]).
 //!
 //! ```
-//! use search_core::policy::{paper, PolicyFamily, TreePolicy};
-//! let a = paper::table3_analysis()?;
-//! let theta = a.solve_paper(PolicyFamily::Rminimax, 1.0)?;
+//! use search_core::backup::rminimax::UtilityCosts;
+//! use search_core::policy::{PathAnalysis, PolicyFamily, TreePolicy};
+//! use search_core::tree::{LiteralEval, LiteralTree};
+//! let t: LiteralTree = "min(1, max(2), max(min(1)), max(3, 4, 5))".parse()?;
+//! let a = PathAnalysis::new(t, LiteralEval, UtilityCosts::default());
+//! let theta = a.solve_exact(PolicyFamily::Rminimax, 1.0, 0.0001, 10.0)?;
 //! let s = a.stats(TreePolicy::Rminimax { theta })?;
-//! assert!((s.entropy - 1.0).abs() < 0.001);
-//! assert!((s.expected_cost - 1.8311).abs() < 5e-4); // Table III, H = 1.0
+//! assert!((s.entropy - 1.0).abs() < 1e-9);
+//! assert!(s.expected_cost > 1.0); // above the minimax cost, 1
 //! # Ok::<(), search_core::GameError>(())
 //! ```
 
 mod agent;
 mod distribution;
-pub mod paper;
 mod path;
 mod solve;
 
 pub use agent::{PolicyAgent, RminimaxAgent, boltzmann_agent, epsilon_greedy_agent, rminimax_agent};
 pub use distribution::{EpsilonGreedy, Greedy, MoveDistribution, Softmax};
 pub use path::{PathAnalysis, PathChild, PathEval, PathStats, PathValue, TIE_TOLERANCE, TreePolicy};
-pub use solve::{
-    EXACT_TOLERANCE, PAPER_EPSILON_RANGE, PAPER_THETA_RANGE, PAPER_TOLERANCE, PolicyFamily, bisect_paper, solve_exact,
-};
+pub use solve::{EXACT_TOLERANCE, PolicyFamily, solve_exact};

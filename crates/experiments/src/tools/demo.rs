@@ -12,20 +12,17 @@ use search_core::{Game, Player};
 use crate::TaskResult;
 
 /// Arguments of `cargo xtask demo`.
-#[derive(Debug, clap::Args)]
-pub(crate) struct Args {
+#[derive(Debug, Clone)]
+pub struct Args {
     /// Seed of the game (tie-breaks between equally good moves).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub seed: u64,
     /// Search depth of the first (stronger) player.
-    #[arg(long, default_value_t = 9)]
-    strong: u32,
+    pub strong: u32,
     /// Search depth of the second player.
-    #[arg(long, default_value_t = 5)]
-    weak: u32,
+    pub weak: u32,
 }
 
-pub(crate) fn run(args: Args) -> TaskResult {
+pub fn run(args: Args) -> TaskResult {
     let start = Connect4::standard();
     let options = Options::default();
     let mut analysis = Search::new(Minimax, Connect4Eval::default(), options.clone()).depth(args.strong);

@@ -1,7 +1,8 @@
 //! The Rminimax paper's worked examples (Tables I, II and III), rebuilt
 //! from the trees `seed-notes.md` reconstructs, with the paper's printed
-//! numbers for comparison. `cargo xtask reproduce rminimax-table1/2/3`
-//! prints these.
+//! numbers for comparison, and the paper's bisection ([`bisect_paper`],
+//! [`SolvePaper::solve_paper`]). `cargo xtask reproduce
+//! rminimax-table1/2/3` prints these.
 //!
 //! **Tables II and III** (Figs. 5 and 6): the root is π₁ (`min`, the
 //! randomized AI) with four children: a leaf `u₁`; a π₂ (`max`) node over a
@@ -10,7 +11,7 @@
 //! `u = (1, 2, 3, 4, 5)`. Costs ([`UtilityCosts::default`]): every interior
 //! arc 1, the arc into a leaf its utility; so the four root moves cost
 //! 1, 3, 3, 101 (Fig. 5) or 1, 3, 3, 6 (Fig. 6). θ̂ and ε̂ come from the
-//! paper's bisection ([`bisect_paper`](super::bisect_paper)), and `E[C]` is
+//! paper's bisection ([`bisect_paper`]), and `E[C]` is
 //! computed at the unrounded bisection result.
 //!
 //! **The ε̂ anomaly.** At `H = 0.9` (both tables) the paper prints
@@ -26,23 +27,25 @@
 //! and one printed column does not sum to one); [`table1`] uses the closest
 //! natural tree ([`TABLE1_TREE`]): root π₁ → two π₂ nodes → two π₁ nodes
 //! each → two leaves each, unit cost per play, the last arc 0 for a win and
-//! 2 for a loss ([`OutcomeCosts::default`](crate::backup::rminimax::OutcomeCosts::default)), every leaf a win (payoff +1 for
+//! 2 for a loss ([`OutcomeCosts::default`](search_core::backup::rminimax::OutcomeCosts::default)), every leaf a win (payoff +1 for
 //! π₁ = `max`) except the two leaves under the second π₁ child of the
 //! root's second child (−1).
 //!
 //! ```
-//! use search_core::policy::paper;
+//! use experiments::paper;
 //! let rows = paper::table1()?;
 //! assert!((rows[1].p12 - 0.7311).abs() < 1e-4);
 //! # Ok::<(), search_core::GameError>(())
 //! ```
 
-use crate::backup::rminimax::{Rminimax, UtilityCosts};
-use crate::error::GameError;
-use crate::policy::path::{PathAnalysis, TreePolicy};
-use crate::policy::solve::PolicyFamily;
-use crate::search::{Limits, Options, Search};
-use crate::tree::{LiteralEval, LiteralTree};
+mod bisect;
+
+pub use bisect::{PAPER_EPSILON_RANGE, PAPER_THETA_RANGE, PAPER_TOLERANCE, SolvePaper, bisect_paper, paper_range};
+use search_core::GameError;
+use search_core::backup::rminimax::{Rminimax, UtilityCosts};
+use search_core::policy::{PathAnalysis, PolicyFamily, TreePolicy};
+use search_core::search::{Limits, Options, Search};
+use search_core::tree::{LiteralEval, LiteralTree};
 
 /// The closest natural tree for Table I (see the [module documentation](self)).
 pub const TABLE1_TREE: &str = "max(min(max(1, 1), max(1, 1)), min(max(1, 1), max(-1, -1)))";
@@ -137,7 +140,7 @@ pub const EPSILON_ANOMALY: f64 = 0.71870625;
 /// [`LiteralTree`] syntax.
 ///
 /// ```
-/// use search_core::policy::paper::figure_tree;
+/// use experiments::paper::figure_tree;
 /// assert_eq!(figure_tree([1.0, 2.0, 3.0, 4.0, 5.0]), "min(1, max(2), max(min(1)), max(3, 4, 5))");
 /// ```
 pub fn figure_tree(u: [f64; 5]) -> String {
@@ -162,12 +165,12 @@ pub fn table3_analysis() -> Result<PathAnalysis<LiteralTree, LiteralEval, Utilit
 
 /// A table of Rminimax against ε-greedy on `analysis`'s tree at the
 /// entropies [`TABLE_ENTROPIES`], with θ̂ and ε̂ from the paper's bisection
-/// ([`PathAnalysis::solve_paper`]).
+/// ([`SolvePaper::solve_paper`]).
 pub fn table<G, E, C>(analysis: &PathAnalysis<G, E, C>) -> Result<Vec<TableRow>, GameError>
 where
-    G: crate::Game,
-    E: crate::Evaluator<G> + Clone,
-    C: crate::backup::rminimax::CostModel + Clone,
+    G: search_core::Game,
+    E: search_core::Evaluator<G> + Clone,
+    C: search_core::backup::rminimax::CostModel + Clone,
 {
     table_with(analysis, |family, h| analysis.solve_paper(family, h))
 }
@@ -177,9 +180,9 @@ where
 /// `[0.5, 0.9999]` (the branch where `H` falls with ε on these trees).
 pub fn table_exact<G, E, C>(analysis: &PathAnalysis<G, E, C>) -> Result<Vec<TableRow>, GameError>
 where
-    G: crate::Game,
-    E: crate::Evaluator<G> + Clone,
-    C: crate::backup::rminimax::CostModel + Clone,
+    G: search_core::Game,
+    E: search_core::Evaluator<G> + Clone,
+    C: search_core::backup::rminimax::CostModel + Clone,
 {
     table_with(analysis, |family, h| match family {
         PolicyFamily::Rminimax | PolicyFamily::Boltzmann => analysis.solve_exact(family, h, 0.0001, 10.0),
@@ -193,9 +196,9 @@ fn table_with<G, E, C>(
     solve: impl Fn(PolicyFamily, f64) -> Result<f64, GameError>,
 ) -> Result<Vec<TableRow>, GameError>
 where
-    G: crate::Game,
-    E: crate::Evaluator<G> + Clone,
-    C: crate::backup::rminimax::CostModel + Clone,
+    G: search_core::Game,
+    E: search_core::Evaluator<G> + Clone,
+    C: search_core::backup::rminimax::CostModel + Clone,
 {
     TABLE_ENTROPIES
         .iter()
@@ -217,9 +220,9 @@ where
 /// on `analysis`'s tree: the printed `E[C]` of the `H = 0.9` row.
 pub fn anomaly_expected_cost<G, E, C>(analysis: &PathAnalysis<G, E, C>) -> Result<(f64, f64), GameError>
 where
-    G: crate::Game,
-    E: crate::Evaluator<G> + Clone,
-    C: crate::backup::rminimax::CostModel + Clone,
+    G: search_core::Game,
+    E: search_core::Evaluator<G> + Clone,
+    C: search_core::backup::rminimax::CostModel + Clone,
 {
     let s = analysis.stats(TreePolicy::EpsilonGreedy { epsilon: EPSILON_ANOMALY })?;
     Ok((s.entropy, s.expected_cost))

@@ -15,27 +15,21 @@ use games_chess::uci::{BackupKind, Brain, GoParams, Plan, Settings, time_budget}
 use crate::TaskResult;
 
 /// Arguments of `cargo xtask wac`.
-#[derive(Debug, clap::Args)]
-pub(crate) struct Args {
+#[derive(Debug, Clone)]
+pub struct Args {
     /// Thinking time per position, in milliseconds.
-    #[arg(long, default_value_t = 1000)]
-    movetime: u64,
+    pub movetime: u64,
     /// Only the first N positions.
-    #[arg(long)]
-    limit: Option<usize>,
+    pub limit: Option<usize>,
     /// The EPD file (one position per line, with a `bm` operation in SAN).
     /// Default: `../shared/chess/wac.epd` beside the workspace.
-    #[arg(long)]
-    epd: Option<PathBuf>,
+    pub epd: Option<PathBuf>,
     /// The backup rule (as the engine's `Backup` option).
-    #[arg(long, default_value = "alphabeta")]
-    backup: String,
+    pub backup: String,
     /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 16)]
-    hash: usize,
+    pub hash: usize,
     /// Print only the summary.
-    #[arg(long)]
-    quiet: bool,
+    pub quiet: bool,
 }
 
 /// One test position.
@@ -75,8 +69,8 @@ fn strip_marks(san: &str) -> String {
     san.trim_end_matches(['+', '#', '!', '?']).to_string()
 }
 
-pub(crate) fn run(args: Args) -> TaskResult {
-    let epd = args.epd.clone().unwrap_or_else(|| crate::bench::workspace_root().join("../shared/chess/wac.epd"));
+pub fn run(args: Args) -> TaskResult {
+    let epd = args.epd.clone().unwrap_or_else(|| crate::tools::bench::workspace_root().join("../shared/chess/wac.epd"));
     let text = std::fs::read_to_string(&epd).map_err(|e| format!("{}: {e}", epd.display()))?;
     let mut entries = Vec::new();
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {

@@ -3,30 +3,25 @@
 use crate::TaskResult;
 
 /// Arguments of `cargo xtask perft`.
-#[derive(Debug, clap::Args)]
-pub(crate) struct Args {
+#[derive(Debug, Clone)]
+pub struct Args {
     /// The game: tictactoe, connect4, gobang or chess.
-    game: String,
+    pub game: String,
     /// Depth in plies.
-    depth: u32,
+    pub depth: u32,
     /// Chess only: the root position as a FEN (default: the initial position).
-    #[arg(long)]
-    fen: Option<String>,
+    pub fen: Option<String>,
     /// Connect-4 only: columns of the board.
-    #[arg(long, default_value_t = 7)]
-    width: usize,
+    pub width: usize,
     /// Connect-4 only: rows of the board.
-    #[arg(long, default_value_t = 6)]
-    height: usize,
+    pub height: usize,
     /// Gobang only: points per side of the board.
-    #[arg(long, default_value_t = 15)]
-    size: usize,
+    pub size: usize,
     /// Gobang only: candidate moves lie within this distance of a stone.
-    #[arg(long, default_value_t = 2)]
-    radius: u8,
+    pub radius: u8,
 }
 
-pub(crate) fn run(args: Args) -> TaskResult {
+pub fn run(args: Args) -> TaskResult {
     if args.game == "chess" {
         return chess(&args);
     }

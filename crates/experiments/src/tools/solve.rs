@@ -12,34 +12,31 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 
 use games_small::connect4::Connect4;
-use games_small::solver::{DEFAULT_TABLE_MIB, Solved, Solver};
+/// The default transposition-table size of `cargo xtask solve`, in MiB.
+pub use games_small::solver::DEFAULT_TABLE_MIB;
+use games_small::solver::{Solved, Solver};
 
 use crate::TaskResult;
 
 /// Arguments of `cargo xtask solve`.
-#[derive(Debug, clap::Args)]
-pub(crate) struct Args {
+#[derive(Debug, Clone)]
+pub struct Args {
     /// The game to solve (connect4).
-    game: String,
+    pub game: String,
     /// The positions, one `MOVES [EXPECTED]` per line (default: standard input).
-    file: Option<PathBuf>,
+    pub file: Option<PathBuf>,
     /// Columns of the board.
-    #[arg(long, default_value_t = 7)]
-    width: usize,
+    pub width: usize,
     /// Rows of the board.
-    #[arg(long, default_value_t = 6)]
-    height: usize,
+    pub height: usize,
     /// Only win (1), draw (0) or loss (-1); EXPECTED is compared by sign.
-    #[arg(long)]
-    weak: bool,
+    pub weak: bool,
     /// Transposition-table size in MiB.
-    #[arg(long, default_value_t = DEFAULT_TABLE_MIB)]
-    table_mib: usize,
+    pub table_mib: usize,
     /// Keep the table between positions (by default it is emptied before
     /// each one, outside the timing, so node counts do not depend on the
     /// order of the lines).
-    #[arg(long)]
-    keep_table: bool,
+    pub keep_table: bool,
 }
 
 /// Totals over the input.
@@ -54,7 +51,7 @@ struct Summary {
     max_micros: u64,
 }
 
-pub(crate) fn run(args: Args) -> TaskResult {
+pub fn run(args: Args) -> TaskResult {
     if args.game != "connect4" {
         return Err(format!("no solver for {:?}: expected connect4", args.game).into());
     }

@@ -1,12 +1,12 @@
 //! `rminimax-table1`, `rminimax-table2`, `rminimax-table3`: the worked
 //! examples of seed 000 (Tables I, II and III), rebuilt by
-//! `search_core::policy::paper` on the trees `seed-notes.md` reconstructs.
+//! [`crate::paper`] on the trees `seed-notes.md` reconstructs.
 
 use search_core::GameError;
-use search_core::policy::paper::{self, TableRow};
-use search_core::policy::{PAPER_TOLERANCE, PolicyFamily, TreePolicy};
+use search_core::policy::{PolicyFamily, TreePolicy};
 use serde_json::{Value, json};
 
+use crate::paper::{self, PAPER_TOLERANCE, TableRow};
 use crate::reproduce::output::table;
 use crate::reproduce::{Experiment, Finished, Row, Scale, row};
 

@@ -115,7 +115,7 @@ pub(crate) trait Experiment: Sync {
 
 /// `I/N`: run the cells whose global index is `I` modulo `N`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Shard {
+pub struct Shard {
     index: usize,
     count: usize,
 }
@@ -134,35 +134,28 @@ impl FromStr for Shard {
 }
 
 /// Arguments of `cargo xtask reproduce`.
-#[derive(Debug, clap::Args)]
-pub(crate) struct Args {
+#[derive(Debug, Clone)]
+pub struct Args {
     /// Experiments to run (default: all); or `merge DIR...` to combine shard
     /// outputs into `--out`.
-    names: Vec<String>,
+    pub names: Vec<String>,
     /// A scaled-down run for CI (under two minutes).
-    #[arg(long, conflicts_with = "full")]
-    quick: bool,
+    pub quick: bool,
     /// The papers' own scale where feasible (hours; says how long first).
-    #[arg(long)]
-    full: bool,
+    pub full: bool,
     /// List the experiments and exit.
-    #[arg(long)]
-    list: bool,
+    pub list: bool,
     /// Master seed.
-    #[arg(long, default_value_t = 2013)]
-    seed: u64,
+    pub seed: u64,
     /// Output directory.
-    #[arg(long, default_value = "reproduce-out")]
-    out: PathBuf,
+    pub out: PathBuf,
     /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
-    threads: Option<usize>,
+    pub threads: Option<usize>,
     /// Run only a deterministic share `I/N` of the cells.
-    #[arg(long)]
-    shard: Option<Shard>,
+    pub shard: Option<Shard>,
 }
 
-pub(crate) fn run(args: Args) -> TaskResult {
+pub fn run(args: Args) -> TaskResult {
     let all = experiments::all();
     if args.list {
         for e in &all {

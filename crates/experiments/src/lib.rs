@@ -1,0 +1,20 @@
+//! The seed papers' experiments and the project's tools, kept out of the
+//! published library crates. Unpublished; `cargo xtask` parses the command
+//! line and calls in here.
+//!
+//! - [`reproduce`]: `cargo xtask reproduce`, every table and figure of the
+//!   seed papers beside the papers' numbers (cell store, outputs, plots,
+//!   statistics and the experiments themselves).
+//! - [`paper`]: the Rminimax paper's worked examples (Tables I, II and III):
+//!   the paper's trees, its printed numbers and its bisection.
+//! - [`tools`]: `cargo xtask bench`, `demo`, `perft`, `solve` and `wac`.
+//!
+//! GPL-3.0-or-later because it depends on `games-chess`; nothing but `xtask`
+//! depends on this crate (`cargo xtask layering` checks it).
+
+pub mod paper;
+pub mod reproduce;
+pub mod tools;
+
+/// The error type of every task: a message for the user.
+pub type TaskResult = Result<(), Box<dyn std::error::Error>>;

@@ -1,0 +1,9 @@
+//! The project's tools other than `reproduce`, one module per `cargo xtask`
+//! command. Each has a plain-data `Args` (filled by `xtask`'s command line)
+//! and a `run` function.
+
+pub mod bench;
+pub mod demo;
+pub mod perft;
+pub mod solve;
+pub mod wac;
