@@ -13,10 +13,10 @@
 
 use std::time::{Duration, Instant};
 
-use search_core::{GameError, ParamError};
 use search_core::backup::{Backup, Emm, Iom, LinearBonus, MAndN, Minimax, Predictive, Product};
 use search_core::search::{Limits, Options, Search};
 use search_core::tree::{LeafModel, RandomTree, RandomTreeEval};
+use search_core::{GameError, ParamError};
 
 /// One timed run: (nodes, wall time).
 type Run<'t> = Box<dyn FnMut() -> Result<(u64, Duration), GameError> + 't>;

@@ -6,7 +6,7 @@
 use rand::{Rng as _, RngCore};
 
 use crate::error::GameError;
-use crate::game::{Game, Status};
+use crate::game::{Game, Status, Turn};
 
 /// Picks moves. Implemented by search players (`search::SearchAgent`), by
 /// policies that sample (Rminimax, ε-greedy) and by opponent models.
@@ -26,7 +26,8 @@ pub trait Agent<G: Game> {
     /// Picks a move for the player to move in `state` (a player node, not
     /// finished). All randomness must come from `rng`.
     ///
-    /// Returns [`GameError::GameOver`] if the game is over.
+    /// Returns [`GameError::GameOver`] if the game is over and
+    /// [`GameError::ChanceNode`] at a chance node.
     fn choose(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<G::Move, GameError>;
 
     /// Forgets everything learnt during a game (transposition tables, move
@@ -56,6 +57,9 @@ impl<G: Game> Agent<G> for RandomAgent {
     }
 
     fn choose(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<G::Move, GameError> {
+        if state.turn() == Turn::Chance {
+            return Err(GameError::ChanceNode);
+        }
         let mut moves = Vec::new();
         match state.generate(&mut moves) {
             Status::Over(_) => Err(GameError::GameOver),
@@ -63,4 +67,3 @@ impl<G: Game> Agent<G> for RandomAgent {
         }
     }
 }
-

@@ -105,9 +105,10 @@ impl<G: Game, E: Evaluator<G>> NoisyPlayer<G, E> {
     /// The noise-free value of every move of `state`, from the mover's point
     /// of view (before the divisor), in the game's order.
     ///
-    /// Errors: [`GameError::GameOver`] if the game is over.
+    /// Errors: [`GameError::GameOver`] if the game is over,
+    /// [`GameError::ChanceNode`] at a chance node.
     pub fn child_values(&mut self, state: &G) -> Result<Vec<(G::Move, f64)>, GameError> {
-        let mover = state.turn().player().unwrap_or(Player::First);
+        let mover = state.turn().player().ok_or(GameError::ChanceNode)?;
         self.moves.clear();
         if let Status::Over(_) = state.generate(&mut self.moves) {
             return Err(GameError::GameOver);

@@ -2,15 +2,13 @@
 //! expectiminimax with Star pruning, checked against an independent brute
 //! force on thousands of seeded random trees.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use search_core::backup::Minimax;
-use search_core::search::{
-    Bound, Control, Incomplete, Iteration, Limits, Options, ProbCut, Search, Star, TtDepth,
-};
+use search_core::search::{Bound, Control, Incomplete, Iteration, Limits, Options, ProbCut, Search, Star, TtDepth};
 use search_core::tree::{ChanceWeights, LeafModel, LiteralEval, LiteralTree, RandomTree, RandomTreeEval};
 use search_core::{Evaluator, Game, GameError, Outcome, OutcomeOnly, Perspective, Player, Status, Turn, rng};
 
@@ -479,7 +477,8 @@ fn monte_carlo_chance_sampling_converges_to_the_exact_value() {
         .map(|_| format!("max(min({}, {}), min({}, {}))", leaf(&mut r), leaf(&mut r), leaf(&mut r), leaf(&mut r)))
         .collect();
     let t: LiteralTree = format!("chance({})", subtrees.join(", ")).parse().unwrap();
-    let exact = Search::new(Minimax, LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    let exact =
+        Search::new(Minimax, LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
     let values: Vec<f64> = exact.scores();
     let mean = values.iter().sum::<f64>() / 12.0;
     assert!((exact.value.unwrap() - mean).abs() < 1e-12);
@@ -521,7 +520,7 @@ fn time_limit_returns_a_legal_move_of_the_last_completed_iteration() {
     assert_eq!(r.incomplete, Some(Incomplete::Stopped));
     // The answer is the last completed iteration's.
     let &(depth, best) = completed.last().expect("depth 1 completes within the limit");
-    assert!(depth >= 1 && depth < 30);
+    assert!((1..30).contains(&depth));
     assert_eq!(r.stats.depth, depth);
     assert_eq!(r.best, best);
     assert!(r.value.is_some());

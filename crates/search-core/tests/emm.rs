@@ -24,7 +24,8 @@ fn close(a: f64, b: f64) -> bool {
 /// and returns the root's pair.
 fn emm_root(tree: &str, model: impl ErrorModel) -> (bool, f64) {
     let t: LiteralTree = tree.parse().unwrap();
-    let r = Search::new(Emm::new(model), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::depth(1)).unwrap();
+    let r =
+        Search::new(Emm::new(model), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::depth(1)).unwrap();
     pair(r.value.unwrap())
 }
 
@@ -90,7 +91,10 @@ fn terminals_are_exact() {
     assert_eq!(r.value, Some(-1.0));
     // A draw is a coin flip.
     let t = Decisive::parse("max[5](500)");
-    let r = Search::new(Emm::new(|_h: f64| EmmValue::win(0.6)), eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    let r = Search::new(Emm::new(|_h: f64| EmmValue::win(0.6)), eval, Options::full_width())
+        .unwrap()
+        .run(&t, &Limits::full_tree())
+        .unwrap();
     assert_eq!(pair(r.value.unwrap()), (false, 0.5));
 }
 
@@ -106,8 +110,10 @@ fn sigmoid_error_model() {
     // At the horizon EMM uses the model on the static value (side to move's
     // view): min's node with max-view static −8 is a win for min.
     let tree: LiteralTree = "max[0](min[-8](0))".parse().unwrap();
-    let r =
-        Search::new(Emm::with_temperature(t).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&tree, &Limits::depth(1)).unwrap();
+    let r = Search::new(Emm::with_temperature(t).unwrap(), LiteralEval, Options::full_width())
+        .unwrap()
+        .run(&tree, &Limits::depth(1))
+        .unwrap();
     let min_error = 1.0 / (1.0 + 2f64.exp());
     // Max's backup: a loss with error 1 − (1 − err) = err; its static value
     // 0 has error ½, so the backup is kept.
@@ -165,7 +171,8 @@ fn emm_equals_a_naive_emm_on_random_trees() {
         let limit = if (seed >> 16).is_multiple_of(2) { u32::from(d) } else { u32::from(d).max(2) - 1 };
         let eval = RandomTreeEval::default();
         let model = SigmoidError::new(2.0).unwrap();
-        let r = Search::new(Emm::new(model), eval, Options::full_width()).unwrap().run(&t, &Limits::depth(limit)).unwrap();
+        let r =
+            Search::new(Emm::new(model), eval, Options::full_width()).unwrap().run(&t, &Limits::depth(limit)).unwrap();
         let (win, err) = naive_emm(&t, limit, &eval, &model);
         let p = if win { 1.0 - err } else { err };
         let v = r.value.unwrap();

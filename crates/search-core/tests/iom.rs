@@ -40,7 +40,10 @@ fn figure_6_values_and_decision() {
     assert_eq!(scores, vec![7.0 + 46.0, 7.0 + 44.0]);
     assert_eq!(r.stats.nodes, 7);
     // Minimax on the same tree (Fig. 2) plays C: IOM changes the decision.
-    let mm = Search::new(search_core::backup::Minimax, LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    let mm = Search::new(search_core::backup::Minimax, LiteralEval, Options::full_width())
+        .unwrap()
+        .run(&t, &Limits::full_tree())
+        .unwrap();
     assert_eq!((mm.value, mm.best), (Some(9.0), t.move_to("C")));
 }
 
@@ -49,7 +52,8 @@ fn figure_7_cuts_c_when_its_temporary_value_reaches_its_beta() {
     // PIOM: C is searched with the window (−∞, (7 − 53)/2) = (−∞, −23).
     // After F its temporary value is −4 − 2·9 = −22 ≥ −23: G is cut off.
     let t = fig6(9.0);
-    let r = Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta()).unwrap().run(&t, &Limits::depth(2)).unwrap();
+    let r =
+        Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta()).unwrap().run(&t, &Limits::depth(2)).unwrap();
     assert_eq!(r.value, Some(53.0));
     assert_eq!(r.best, t.move_to("B"));
     assert_eq!(r.stats.nodes, 6, "A, B, D, E, C, F: G is pruned");
@@ -60,12 +64,19 @@ fn figure_7_cuts_c_when_its_temporary_value_reaches_its_beta() {
 
     // The window's upper end is exactly −23: a temporary value of exactly
     // −23 (F = 9.5) still cuts, one just below (F slightly above 9.5) does not.
-    let at_beta = Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta()).unwrap().run(&fig6(9.5), &Limits::depth(2)).unwrap();
+    let at_beta = Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta())
+        .unwrap()
+        .run(&fig6(9.5), &Limits::depth(2))
+        .unwrap();
     assert_eq!(at_beta.stats.nodes, 6);
     let f = 9.5 + 1e-9;
-    let below = Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta()).unwrap().run(&fig6(f), &Limits::depth(2)).unwrap();
+    let below = Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta())
+        .unwrap()
+        .run(&fig6(f), &Limits::depth(2))
+        .unwrap();
     assert_eq!(below.stats.nodes, 7);
-    let full = Search::new(Iom::new(), LiteralEval, Options::full_width()).unwrap().run(&fig6(f), &Limits::depth(2)).unwrap();
+    let full =
+        Search::new(Iom::new(), LiteralEval, Options::full_width()).unwrap().run(&fig6(f), &Limits::depth(2)).unwrap();
     assert_eq!(below.value, full.value);
 
     // Every enhancement on (PVS, table, ordering, deepening): same result.
@@ -79,8 +90,12 @@ fn figure_7_cuts_c_when_its_temporary_value_reaches_its_beta() {
 fn terminal_leaf_rules_before_the_horizon() {
     // Searched 4 plies deep, the leaves (2 plies down) have d = 2 left.
     let t = fig6(9.0);
-    let run =
-        |rule| Search::new(Iom::with_leaf_rule(rule), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::depth(4)).unwrap();
+    let run = |rule| {
+        Search::new(Iom::with_leaf_rule(rule), LiteralEval, Options::full_width())
+            .unwrap()
+            .run(&t, &Limits::depth(4))
+            .unwrap()
+    };
     // Literal: leaves ×5. b_B = −9 − 2·35 = −79, b_C = −4 − 2·45 = −94,
     // b_A = 7 + 2·94 = 195 (C).
     let lit = run(IomLeafRule::Literal);
@@ -91,7 +106,12 @@ fn terminal_leaf_rules_before_the_horizon() {
     assert_eq!((geo.value, geo.best), (Some(267.0), t.move_to("C")));
     // At d = 1 both rules give ×3.
     let d3 = |rule| {
-        Search::new(Iom::with_leaf_rule(rule), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::depth(3)).unwrap().value.unwrap()
+        Search::new(Iom::with_leaf_rule(rule), LiteralEval, Options::full_width())
+            .unwrap()
+            .run(&t, &Limits::depth(3))
+            .unwrap()
+            .value
+            .unwrap()
     };
     assert_eq!(d3(IomLeafRule::Literal), d3(IomLeafRule::Geometric));
     // b_B = −9 − 2·21 = −51, b_C = −4 − 2·27 = −58: b_A = 7 + 2·58 (C).
@@ -115,16 +135,25 @@ fn decisive_terminals_dominate_heuristic_paths() {
         // (100·127 = 12700); with the literal factor 11 it would not
         // (100 + 2·301·11 = 6722).
         let t = decisive_vs_path("1000", 100.0);
-        let r = Search::new(Iom::with_leaf_rule(rule), eval, Options::full_width()).unwrap().run(&t, &Limits::depth(6)).unwrap();
+        let r = Search::new(Iom::with_leaf_rule(rule), eval, Options::full_width())
+            .unwrap()
+            .run(&t, &Limits::depth(6))
+            .unwrap();
         assert_eq!(r.best, Some(0), "{rule:?}");
         assert_eq!(r.value, Some(100.0 + 2.0 * 301.0 * 63.0));
         // An immediate loss is worse than the worst heuristic path.
         let t = decisive_vs_path("-1000", -100.0);
-        let r = Search::new(Iom::with_leaf_rule(rule), eval, Options::full_width()).unwrap().run(&t, &Limits::depth(6)).unwrap();
+        let r = Search::new(Iom::with_leaf_rule(rule), eval, Options::full_width())
+            .unwrap()
+            .run(&t, &Limits::depth(6))
+            .unwrap();
         assert_eq!(r.best, Some(1), "{rule:?}");
         assert_eq!(r.value, Some(100.0 - 2.0 * 100.0 * 63.0));
         // PIOM agrees.
-        let p = Search::new(Iom::with_leaf_rule(rule), eval, Options::plain_alpha_beta()).unwrap().run(&t, &Limits::depth(6)).unwrap();
+        let p = Search::new(Iom::with_leaf_rule(rule), eval, Options::plain_alpha_beta())
+            .unwrap()
+            .run(&t, &Limits::depth(6))
+            .unwrap();
         assert_eq!((p.value, p.best), (r.value, r.best));
     }
 }
@@ -133,7 +162,10 @@ fn decisive_terminals_dominate_heuristic_paths() {
 fn a_quicker_win_is_preferred() {
     // Two wins for max: after one ply, or after three.
     let t = Decisive::parse("max[0](min[0](max[0](1000)), 1000)");
-    let r = Search::new(Iom::new(), DecisiveEval { win: 10.0 }, Options::full_width()).unwrap().run(&t, &Limits::depth(5)).unwrap();
+    let r = Search::new(Iom::new(), DecisiveEval { win: 10.0 }, Options::full_width())
+        .unwrap()
+        .run(&t, &Limits::depth(5))
+        .unwrap();
     assert_eq!(r.best, Some(1));
     let slow = r.root_moves[0].score;
     let quick = r.root_moves[1].score;
@@ -258,7 +290,8 @@ fn piom_equals_iom_on_random_trees_and_visits_fewer_nodes() {
 #[test]
 fn iom_plays_as_an_agent() {
     let t = fig6(9.0);
-    let mut agent = SearchAgent::new(Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta()).unwrap(), Limits::depth(2));
+    let mut agent =
+        SearchAgent::new(Search::new(Iom::new(), LiteralEval, Options::plain_alpha_beta()).unwrap(), Limits::depth(2));
     assert_eq!(agent.choose(&t, &mut rng::seeded(5)).unwrap(), t.move_to("B").unwrap());
     assert_eq!(agent.name(), "iom d2");
 }

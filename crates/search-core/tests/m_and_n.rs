@@ -27,7 +27,8 @@ fn hand_computed_two_and_two() {
     let mm = Search::new(Minimax, LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
     assert_eq!((mm.value, mm.best), (Some(5.0), Some(0)));
     // As an agent, M & N plays the right node.
-    let mut agent = SearchAgent::new(Search::new(rule, LiteralEval, Options::full_width()).unwrap(), Limits::full_tree());
+    let mut agent =
+        SearchAgent::new(Search::new(rule, LiteralEval, Options::full_width()).unwrap(), Limits::full_tree());
     assert_eq!(agent.choose(&t, &mut rng::seeded(1)).unwrap(), 1);
 }
 
@@ -60,7 +61,10 @@ fn chance_nodes_and_horizons() {
     // Searched one ply deep the min nodes are horizon nodes valued at their
     // static values (7 and 6.5 for max), not their children.
     let t: LiteralTree = "max(min[7](0, 1), min[6.5](9))".parse().unwrap();
-    let r = Search::new(MAndN::new(2, 2, b).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::depth(1)).unwrap();
+    let r = Search::new(MAndN::new(2, 2, b).unwrap(), LiteralEval, Options::full_width())
+        .unwrap()
+        .run(&t, &Limits::depth(1))
+        .unwrap();
     assert_eq!(r.value, Some(7.0 + 0.875));
 }
 
@@ -87,14 +91,20 @@ fn one_and_one_is_minimax_on_random_trees() {
             t = t.with_chance(1, ChanceWeights::Random).unwrap();
         }
         let eval = RandomTreeEval::default();
-        let r = Search::new(MAndN::new(1, 1, b).unwrap(), eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+        let r = Search::new(MAndN::new(1, 1, b).unwrap(), eval, Options::full_width())
+            .unwrap()
+            .run(&t, &Limits::full_tree())
+            .unwrap();
         let mm = Search::new(Minimax, eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
         assert!(mm.value.is_some());
         assert_eq!(r.value, mm.value, "tree {i}");
         assert_eq!(r.best_moves, mm.best_moves, "tree {i}");
         // One ply deep, a non-negative bonus only adds to the best leaf.
         if d == 1 {
-            let mn = Search::new(MAndN::new(2, 2, b).unwrap(), eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+            let mn = Search::new(MAndN::new(2, 2, b).unwrap(), eval, Options::full_width())
+                .unwrap()
+                .run(&t, &Limits::full_tree())
+                .unwrap();
             assert!(mn.value.unwrap() >= mm.value.unwrap(), "tree {i}");
         }
     }

@@ -54,7 +54,10 @@ fn figure_1_forced_loss() {
     // The figure's 0.9·0 + 0.1·1 = 0.1 is "min errs 10% of the time": with
     // two replies and normalised weights that is PS/(PS + (1−PS)PS) = 0.9,
     // i.e. PS = 8/9.
-    let r = Search::new(Predictive::new(8.0 / 9.0).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    let r = Search::new(Predictive::new(8.0 / 9.0).unwrap(), LiteralEval, Options::full_width())
+        .unwrap()
+        .run(&t, &Limits::full_tree())
+        .unwrap();
     assert!((r.value.unwrap() - 0.1).abs() < 1e-15);
 }
 
@@ -69,7 +72,8 @@ fn figure_1_played_out_against_an_erring_min() {
             "erring min".into()
         }
         fn choose(&mut self, s: &LiteralTree, rng: &mut dyn rand::RngCore) -> Result<u32, search_core::GameError> {
-            let mut best = Search::new(Minimax, LiteralEval, Options::full_width()).unwrap().run(s, &Limits::full_tree())?.best.unwrap();
+            let mut best =
+                Search::new(Minimax, LiteralEval, Options::full_width())?.run(s, &Limits::full_tree())?.best.unwrap();
             if rand::Rng::random::<f64>(rng) < 0.1 {
                 best = 1 - best;
             }
@@ -88,8 +92,12 @@ fn figure_1_played_out_against_an_erring_min() {
         }
         total / games as f64
     };
-    let mut pp = SearchAgent::new(Search::new(Predictive::new(0.9).unwrap(), LiteralEval, Options::full_width()).unwrap(), Limits::full_tree());
-    let mut mm = SearchAgent::new(Search::new(Minimax, LiteralEval, Options::full_width()).unwrap(), Limits::full_tree());
+    let mut pp = SearchAgent::new(
+        Search::new(Predictive::new(0.9).unwrap(), LiteralEval, Options::full_width()).unwrap(),
+        Limits::full_tree(),
+    );
+    let mut mm =
+        SearchAgent::new(Search::new(Minimax, LiteralEval, Options::full_width()).unwrap(), Limits::full_tree());
     let (p, m) = (mean(&mut pp), mean(&mut mm));
     // Standard errors: √(0.09/20000) ≈ 0.0021 and √(0.0475/20000) ≈ 0.0015.
     assert!((p - 0.1).abs() < 4.0 * 0.0021, "{p}");
@@ -102,7 +110,10 @@ fn weights_on_hand_computed_trees() {
     // (1, 2, 3), weights ½, ¼, ⅛ (÷ ⅞ when normalised).
     let t: LiteralTree = "max(min(3, 1, 2), 1.5)".parse().unwrap();
     let run = |w| {
-        Search::new(Predictive::new(0.5).unwrap().with_weights(w), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap()
+        Search::new(Predictive::new(0.5).unwrap().with_weights(w), LiteralEval, Options::full_width())
+            .unwrap()
+            .run(&t, &Limits::full_tree())
+            .unwrap()
     };
     let n = run(PsWeights::Normalised);
     assert!((n.root_moves[0].score - 1.375 / 0.875).abs() < 1e-15);
@@ -115,16 +126,25 @@ fn weights_on_hand_computed_trees() {
     // max's best (3, 2, 1): (½·3 + ¼·2 + ⅛·1)/⅞ = 17/7 for max; min takes
     // the smaller of 17/7 and 5.
     let t: LiteralTree = "min(max(1, 3, 2), 5)".parse().unwrap();
-    let r = Search::new(Predictive::new(0.5).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    let r = Search::new(Predictive::new(0.5).unwrap(), LiteralEval, Options::full_width())
+        .unwrap()
+        .run(&t, &Limits::full_tree())
+        .unwrap();
     let v = r.value.unwrap();
     assert!((v + 17.0 / 7.0).abs() < 1e-15, "{v}");
     assert_eq!(r.best, Some(0));
 
     // PS = 1 is minimax; chance nodes take the expectation.
     let t: LiteralTree = "max(min(3, 1, 2), chance(0.25: 4, 0.75: min(0, 8)))".parse().unwrap();
-    let r = Search::new(Predictive::new(1.0).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    let r = Search::new(Predictive::new(1.0).unwrap(), LiteralEval, Options::full_width())
+        .unwrap()
+        .run(&t, &Limits::full_tree())
+        .unwrap();
     assert_eq!((r.value, r.best), (Some(1.0), Some(0)));
-    let r = Search::new(Predictive::new(0.5).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    let r = Search::new(Predictive::new(0.5).unwrap(), LiteralEval, Options::full_width())
+        .unwrap()
+        .run(&t, &Limits::full_tree())
+        .unwrap();
     let chance = 0.25 * 4.0 + 0.75 * (0.5 * 0.0 + 0.25 * 8.0) / 0.75;
     assert!((r.root_moves[1].score - chance).abs() < 1e-15);
 

@@ -30,13 +30,19 @@ fn hand_computed_tree_with_a_chance_node() {
     let tree =
         format!("max(min({}, {}), min({}, chance(0.5: {}, 0.5: {})))", lo(0.5), lo(0.75), lo(0.25), lo(0.9), lo(0.5));
     let t: LiteralTree = tree.parse().unwrap();
-    let r = Search::new(Product::new(1.0).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    let r = Search::new(Product::new(1.0).unwrap(), LiteralEval, Options::full_width())
+        .unwrap()
+        .run(&t, &Limits::full_tree())
+        .unwrap();
     let v = p(r.value.unwrap());
     assert!((v - 0.484375).abs() < 1e-12, "{v}");
     assert!((p(r.root_moves[0].score) - 0.375).abs() < 1e-12);
     assert!((p(r.root_moves[1].score) - 0.175).abs() < 1e-12);
     assert_eq!(r.best, Some(0));
-    let mut agent = SearchAgent::new(Search::new(Product::new(1.0).unwrap(), LiteralEval, Options::full_width()).unwrap(), Limits::full_tree());
+    let mut agent = SearchAgent::new(
+        Search::new(Product::new(1.0).unwrap(), LiteralEval, Options::full_width()).unwrap(),
+        Limits::full_tree(),
+    );
     assert_eq!(agent.choose(&t, &mut rng::seeded(2)).unwrap(), 0);
 }
 
@@ -46,7 +52,10 @@ fn temperature_scales_the_heuristic() {
     // view) is P = σ(6/T) for max.
     let t: LiteralTree = "max(min[6](0), min[-2](0))".parse().unwrap();
     for temp in [0.5, 3.0, 40.0] {
-        let r = Search::new(Product::new(temp).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::depth(1)).unwrap();
+        let r = Search::new(Product::new(temp).unwrap(), LiteralEval, Options::full_width())
+            .unwrap()
+            .run(&t, &Limits::depth(1))
+            .unwrap();
         assert!((p(r.root_moves[0].score) - p(6.0 / temp)).abs() < 1e-12);
         assert!((p(r.root_moves[1].score) - p(-2.0 / temp)).abs() < 1e-12);
         // Root: 1 − (1 − σ(6/T))(1 − σ(−2/T)).
@@ -63,7 +72,10 @@ fn terminal_outcomes() {
     let eval = DecisiveEval { win: 1.0 };
     let run = |tree: &str| {
         let t = Decisive::parse(tree);
-        Search::new(Product::new(1.0).unwrap(), eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap()
+        Search::new(Product::new(1.0).unwrap(), eval, Options::full_width())
+            .unwrap()
+            .run(&t, &Limits::full_tree())
+            .unwrap()
     };
     // A won terminal makes the node a certain win (log-odds +∞); a lost
     // one contributes nothing; a draw is ½.
@@ -85,7 +97,10 @@ fn log_space_keeps_what_plain_products_lose() {
     let wide = |n: usize| format!("max({})", vec!["0"; n].join(", "));
     let t: LiteralTree = format!("min({}, {})", wide(2000), wide(2100)).parse().unwrap();
     assert_eq!(0.5f64.powi(2000), 0.0);
-    let r = Search::new(Product::new(1.0).unwrap(), LiteralEval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap();
+    let r = Search::new(Product::new(1.0).unwrap(), LiteralEval, Options::full_width())
+        .unwrap()
+        .run(&t, &Limits::full_tree())
+        .unwrap();
     let ln2 = std::f64::consts::LN_2;
     // Scores are min's log-odds: −(max's), max's ≈ n·ln 2.
     assert!((r.root_moves[0].score + 2000.0 * ln2).abs() < 1e-8);
@@ -144,7 +159,8 @@ fn product_equals_a_naive_version_on_random_trees() {
         let eval = RandomTreeEval::default();
         // The naive version counts chance nodes as plies.
         let options = Options::full_width().with_depth_unit(DepthUnit::Plies);
-        let r = Search::new(Product::new(temp).unwrap(), eval, options).unwrap().run(&t, &Limits::depth(limit)).unwrap();
+        let r =
+            Search::new(Product::new(temp).unwrap(), eval, options).unwrap().run(&t, &Limits::depth(limit)).unwrap();
         let expected = naive(&t, limit, &eval, temp);
         let v = p(r.value.unwrap());
         assert!((v - expected).abs() < 1e-12, "tree {i}: {v} vs {expected}");

@@ -4,8 +4,8 @@
 //! I–III are checked in `crates/experiments/tests/paper.rs`.)
 
 use search_core::arena::play_match;
-use search_core::backup::{BackupValue, Minimax};
 use search_core::backup::rminimax::{CostModel, Rminimax, UtilityCosts};
+use search_core::backup::{BackupValue, Minimax};
 use search_core::policy::{
     PathAnalysis, PolicyFamily, TIE_TOLERANCE, TreePolicy, boltzmann_agent, epsilon_greedy_agent, rminimax_agent,
 };
@@ -250,7 +250,10 @@ fn policy_sums_to_one_at_every_ai_node() {
             let rule = Rminimax::with_costs(theta, c.model()).unwrap();
             let mut agent = rminimax_agent(theta, c.model(), RandomTreeEval::default(), Limits::full_tree()).unwrap();
             for_each_ai_node(&t, &mut |node| {
-                let r = Search::new(rule, RandomTreeEval::default(), Options::full_width()).unwrap().run(node, &Limits::full_tree()).unwrap();
+                let r = Search::new(rule, RandomTreeEval::default(), Options::full_width())
+                    .unwrap()
+                    .run(node, &Limits::full_tree())
+                    .unwrap();
                 // Eq. (10), not renormalised.
                 let p = rule.transition_probabilities(r.value.unwrap(), &r.scores()).unwrap();
                 assert!(p.iter().all(|&x| (0.0..=1.0 + 1e-12).contains(&x)));
@@ -530,7 +533,14 @@ fn cost_per_node_relative_to_minimax() {
     ];
     for (name, t) in trees {
         let eval = RandomTreeEval::default();
-        let mm = time_per_node(|| Search::new(Minimax, eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap().stats.nodes);
+        let mm = time_per_node(|| {
+            Search::new(Minimax, eval, Options::full_width())
+                .unwrap()
+                .run(&t, &Limits::full_tree())
+                .unwrap()
+                .stats
+                .nodes
+        });
         let costs = UtilityCosts::new(1.0, 50.0).unwrap();
         let rm = time_per_node(|| {
             let rule = Rminimax::with_costs(0.5, costs).unwrap();
@@ -541,7 +551,12 @@ fn cost_per_node_relative_to_minimax() {
             Search::new(rule, eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap().stats.nodes
         });
         let pa = PathAnalysis::new(t, eval, costs);
-        let nodes = Search::new(Minimax, eval, Options::full_width()).unwrap().run(&t, &Limits::full_tree()).unwrap().stats.nodes;
+        let nodes = Search::new(Minimax, eval, Options::full_width())
+            .unwrap()
+            .run(&t, &Limits::full_tree())
+            .unwrap()
+            .stats
+            .nodes;
         let path = time_per_node(|| {
             pa.stats(TreePolicy::Rminimax { theta: 0.5 }).unwrap();
             nodes

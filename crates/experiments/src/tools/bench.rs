@@ -30,7 +30,7 @@ use games_chess::{ChessGame, Rules};
 use games_small::solver::Solver;
 use games_small::{Connect4, TicTacToe, TicTacToeEval};
 use search_core::backup::{Iom, Minimax, Rminimax};
-use search_core::search::{Options, Search};
+use search_core::search::{Limits, Options, Search};
 use search_core::tree::{LeafModel, RandomTree, RandomTreeEval};
 
 use crate::TaskResult;
@@ -257,8 +257,8 @@ where
     let rule = Rminimax::new(1.0).expect("θ = 1 is valid");
     let (ours, theirs, a, b) = interleaved(
         pairs,
-        || Search::new(rule, eval, Options::full_width()).run(root).expect("the game goes on").stats.nodes,
-        || Search::new(Minimax, eval, Options::full_width()).run(root).expect("the game goes on").stats.nodes,
+        || full_tree_nodes(rule, eval, root),
+        || full_tree_nodes(Minimax, eval, root),
     );
     report.timed.push(Timed {
         name: format!("{name}: Rminimax θ=1 ÷ minimax (full width)"),
@@ -269,6 +269,17 @@ where
     });
 }
 
+/// The nodes of a full-width search of `root`'s whole tree with `rule`.
+fn full_tree_nodes<G, R, E>(rule: R, eval: E, root: &G) -> u64
+where
+    G: search_core::Game,
+    R: search_core::backup::Backup,
+    E: search_core::Evaluator<G>,
+{
+    let mut search = Search::new(rule, eval, Options::full_width()).expect("full width is valid for every rule");
+    search.run(root, &Limits::full_tree()).expect("the game goes on").stats.nodes
+}
+
 // ---------------------------------------------------------------------------
 // PIOM against IOM, alpha-beta against the Knuth–Moore minimum.
 
@@ -277,17 +288,19 @@ fn piom_vs_iom(quick: bool, report: &mut Report) {
     for (b, d, seed) in trees {
         let tree = RandomTree::new(seed, b, d, LeafModel::ArcSum { max_arc: 10 }).expect("valid tree");
         let eval = RandomTreeEval::for_tree(&tree);
-        let run = |options| Search::new(Iom::new(), eval, options).depth(u32::from(d)).run(&tree).expect("ongoing");
+        let run = |options| {
+            let mut search = Search::new(Iom::new(), eval, options).expect("valid options for IOM");
+            search.run(&tree, &Limits::depth(u32::from(d))).expect("ongoing")
+        };
         let (iom, piom) = (run(Options::full_width()), run(Options::plain_alpha_beta()));
+        let (pv, iv) = (piom.value.unwrap_or(f64::NAN), iom.value.unwrap_or(f64::NAN));
         report.counted.push(Counted {
             name: format!("random tree b{b} d{d} (arc sums): PIOM nodes ÷ IOM nodes"),
             ours: piom.stats.nodes as f64,
             reference: iom.stats.nodes as f64,
             note: format!(
-                "root values {} / {}{}",
-                piom.value,
-                iom.value,
-                if piom.value == iom.value { " (equal)" } else { " (DIFFER)" }
+                "root values {pv} / {iv}{}",
+                if pv == iv { " (equal)" } else { " (DIFFER)" }
             ),
             goal: None,
         });
@@ -299,7 +312,8 @@ fn knuth_moore(quick: bool, report: &mut Report) {
     for (b, d) in trees {
         let tree = RandomTree::new(11, b, d, LeafModel::Uniform { min: -1000, max: 1000 }).expect("valid tree");
         let eval = RandomTreeEval::for_tree(&tree);
-        let r = Search::new(Minimax, eval, Options::plain_alpha_beta()).run(&tree).expect("ongoing");
+        let mut search = Search::new(Minimax, eval, Options::plain_alpha_beta()).expect("valid for minimax");
+        let r = search.run(&tree, &Limits::full_tree()).expect("ongoing");
         let (b, d) = (f64::from(b), i32::from(d));
         let minimum = b.powi((d + 1) / 2) + b.powi(d / 2) - 1.0;
         report.counted.push(Counted {

@@ -6,7 +6,7 @@ use std::time::Instant;
 use games_small::{Connect4, Connect4Eval};
 use search_core::arena::play_match;
 use search_core::backup::Minimax;
-use search_core::search::{Options, Search, SearchAgent};
+use search_core::search::{Limits, Options, Search, SearchAgent};
 use search_core::{Game, Player};
 
 use crate::TaskResult;
@@ -25,9 +25,9 @@ pub struct Args {
 pub fn run(args: Args) -> TaskResult {
     let start = Connect4::standard();
     let options = Options::default();
-    let mut analysis = Search::new(Minimax, Connect4Eval::default(), options.clone()).depth(args.strong);
+    let mut analysis = Search::new(Minimax, Connect4Eval::default(), options.clone())?;
     let t = Instant::now();
-    let r = analysis.run(&start)?;
+    let r = analysis.run(&start, &Limits::depth(args.strong))?;
     println!(
         "Connect-4 7x6, alpha-beta depth {} from the empty board ({:.0} ms):",
         args.strong,
@@ -47,9 +47,9 @@ pub fn run(args: Args) -> TaskResult {
             .collect()
     };
     println!(
-        "  best {}, value {:.1}, pv {}",
+        "  best {}, value {}, pv {}",
         r.best.map_or("-".into(), |m| start.move_string(m)),
-        r.value,
+        r.value.map_or("-".into(), |v| format!("{v:.1}")),
         pv.join(" ")
     );
     println!(
@@ -58,8 +58,8 @@ pub fn run(args: Args) -> TaskResult {
     );
 
     let mut strong =
-        SearchAgent::new(Search::new(Minimax, Connect4Eval::default(), options.clone()).depth(args.strong));
-    let mut weak = SearchAgent::new(Search::new(Minimax, Connect4Eval::default(), options).depth(args.weak));
+        SearchAgent::new(Search::new(Minimax, Connect4Eval::default(), options.clone())?, Limits::depth(args.strong));
+    let mut weak = SearchAgent::new(Search::new(Minimax, Connect4Eval::default(), options)?, Limits::depth(args.weak));
     let t = Instant::now();
     let record = play_match(&start, &mut strong, &mut weak, args.seed, None)?;
     let mut board = start;

@@ -16,7 +16,6 @@ use search_core::search::{Control, DynSearch, Limits, Observer, Options, Search,
 use search_core::{Game, ParamError, Status, rng};
 use shakmaty::{Move, Position};
 
-use super::depth_limit::ToDepthLimit;
 use super::output::{Iteration, Score, clamp_cp, mate_or_cp};
 use super::plan::Plan;
 use super::settings::{BackupKind, Settings};
@@ -90,9 +89,7 @@ impl Brain {
         let (m, n, beta, delta) = MN_PARAMS;
         let mut rminimax = None;
         let search = match settings.backup {
-            // Deepened to the limit: see `depth_limit` (the table kept
-            // between moves would otherwise end deepening early).
-            BackupKind::AlphaBeta => erased(ToDepthLimit(Minimax), engine)?,
+            BackupKind::AlphaBeta => erased(Minimax, engine)?,
             BackupKind::Minimax => erased(Minimax, full_width)?,
             // PIOM: windows are sound for IOM, but it is not plain negamax,
             // so the table needs exact depths and there is no quiescence.

@@ -42,7 +42,6 @@
 
 mod brain;
 mod command;
-mod depth_limit;
 mod engine;
 mod error;
 mod options;

@@ -199,8 +199,6 @@ impl Backup for Iom {
         }
     }
 
-
-
     #[inline]
     fn affine(&self, node: &NodeInfo) -> Affine {
         debug_assert!(node.static_value.is_some(), "IOM needs the static value");

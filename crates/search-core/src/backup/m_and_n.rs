@@ -170,8 +170,6 @@ impl<B: Bonus> Backup for MAndN<B> {
         }
     }
 
-
-
     fn name(&self) -> String {
         format!("m&n m={} n={}", self.m, self.n)
     }

@@ -56,9 +56,6 @@ impl Backup for Minimax {
         acc
     }
 
-
-
-
     fn name(&self) -> String {
         "minimax".into()
     }

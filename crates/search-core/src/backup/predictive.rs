@@ -151,8 +151,6 @@ impl Backup for Predictive {
         }
     }
 
-
-
     fn name(&self) -> String {
         format!("predictive ps={}", self.ps)
     }

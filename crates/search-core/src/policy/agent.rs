@@ -4,12 +4,12 @@
 use rand::RngCore;
 
 use crate::agent::Agent;
-use crate::rng::sample_index;
 use crate::backup::rminimax::{CostModel, Rminimax, invalid_costs};
 use crate::error::{GameError, ParamError};
 use crate::eval::Evaluator;
 use crate::game::{Game, Turn};
 use crate::policy::distribution::{EpsilonGreedy, MoveDistribution, Softmax};
+use crate::rng::sample_index;
 use crate::search::{Bound, DynSearch, Limits, Options, Search};
 
 /// Plays by sampling a [`MoveDistribution`] over the root move scores of a
@@ -114,6 +114,13 @@ impl<G: Game, S: DynSearch<G>, D: MoveDistribution> Agent<G> for PolicyAgent<S, 
 /// root scores `−(c + V)`).
 pub type RminimaxAgent<G, E, C> = PolicyAgent<Search<G, Rminimax<C>, E>, Softmax>;
 
+/// The ε-greedy player of [`epsilon_greedy_agent`].
+pub type EpsilonGreedyAgent<G, E, C> = PolicyAgent<Search<G, Rminimax<C>, E>, EpsilonGreedy>;
+
+/// The Boltzmann player of [`boltzmann_agent`] (same type as an
+/// [`RminimaxAgent`], at θ = +∞ in the search).
+pub type BoltzmannAgent<G, E, C> = PolicyAgent<Search<G, Rminimax<C>, E>, Softmax>;
+
 /// An [`RminimaxAgent`]. Each player of a match can have its own, with its
 /// own θ (the paper's experiments randomize both players).
 ///
@@ -142,7 +149,7 @@ pub fn epsilon_greedy_agent<G, E, C>(
     costs: C,
     eval: E,
     limits: Limits,
-) -> Result<PolicyAgent<Search<G, Rminimax<C>, E>, EpsilonGreedy>, ParamError>
+) -> Result<EpsilonGreedyAgent<G, E, C>, ParamError>
 where
     G: Game,
     E: Evaluator<G>,
@@ -161,7 +168,7 @@ pub fn boltzmann_agent<G, E, C>(
     costs: C,
     eval: E,
     limits: Limits,
-) -> Result<PolicyAgent<Search<G, Rminimax<C>, E>, Softmax>, ParamError>
+) -> Result<BoltzmannAgent<G, E, C>, ParamError>
 where
     G: Game,
     E: Evaluator<G>,

@@ -176,7 +176,7 @@ mod tests {
         let mut p = Vec::new();
         for d in &dists {
             for s in cases {
-                d.distribution(s, &mut p);
+                d.distribution(s, &mut p).unwrap();
                 assert_eq!(p.len(), s.len());
                 assert!(sums_to_one(&p), "{} {s:?} {p:?}", d.name());
             }
@@ -187,18 +187,18 @@ mod tests {
     fn epsilon_greedy_footnote() {
         let mut p = Vec::new();
         let e = EpsilonGreedy::new(0.75).unwrap();
-        e.distribution(&[5.0, 1.0, 5.0], &mut p);
+        e.distribution(&[5.0, 1.0, 5.0], &mut p).unwrap();
         assert_eq!(p, [0.375, 0.25, 0.375]);
-        e.distribution(&[2.0, 2.0], &mut p); // m = 0
+        e.distribution(&[2.0, 2.0], &mut p).unwrap(); // m = 0
         assert_eq!(p, [0.5, 0.5]);
-        e.distribution(&[2.0], &mut p);
+        e.distribution(&[2.0], &mut p).unwrap();
         assert_eq!(p, [1.0]);
     }
 
     #[test]
     fn softmax_is_boltzmann_and_validated() {
         let mut p = Vec::new();
-        Softmax::new(0.5).unwrap().distribution(&[0.0, 2.0], &mut p);
+        Softmax::new(0.5).unwrap().distribution(&[0.0, 2.0], &mut p).unwrap();
         assert!((p[1] - 1.0 / (1.0 + (-1.0f64).exp())).abs() < 1e-15);
         assert!(Softmax::new(0.0).is_err());
         assert!(Softmax::new(f64::NAN).is_err());

@@ -32,7 +32,10 @@ mod distribution;
 mod path;
 mod solve;
 
-pub use agent::{PolicyAgent, RminimaxAgent, boltzmann_agent, epsilon_greedy_agent, rminimax_agent};
+pub use agent::{
+    BoltzmannAgent, EpsilonGreedyAgent, PolicyAgent, RminimaxAgent, boltzmann_agent, epsilon_greedy_agent,
+    rminimax_agent,
+};
 pub use distribution::{EpsilonGreedy, Greedy, MoveDistribution, Softmax};
 pub use path::{PathAnalysis, PathChild, PathEval, PathStats, PathValue, TIE_TOLERANCE, TreePolicy};
 pub use solve::{EXACT_TOLERANCE, PolicyFamily, solve_exact};

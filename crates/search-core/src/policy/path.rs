@@ -278,7 +278,7 @@ pub struct PathStats {
 }
 
 /// The entropy and expected cost of policies on one game tree, and the
-/// parameters that reach a target entropy ([`PathAnalysis::solve_paper`], [`PathAnalysis::solve_exact`]).
+/// parameters that reach a target entropy ([`PathAnalysis::solve_exact`]).
 ///
 /// The AI player is the player to move at `root`. The tree is searched to
 /// the end, or to a depth limit ([`depth`](PathAnalysis::depth)) where the

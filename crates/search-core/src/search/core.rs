@@ -304,7 +304,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
     /// that prune have exact conversions (checked when the search is
     /// built).
     #[inline]
-    fn from_scalar(&mut self, x: f64) -> Option<R::Value> {
+    fn value_of(&mut self, x: f64) -> Option<R::Value> {
         let v = R::Value::from_scalar(x);
         if v.is_none() {
             self.fail(ParamError::new("rule", "the rule's value type cannot be made from a number").into());
@@ -318,7 +318,10 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
     fn evaluate(&mut self, state: &G, perspective: Player) -> Option<f64> {
         let v = self.s.eval.evaluate_for(state, perspective);
         if v.is_nan() {
-            self.fail(GameError::InvalidValue { what: "static evaluation", state: GameError::shorten(&format!("{state:?}")) });
+            self.fail(GameError::InvalidValue {
+                what: "static evaluation",
+                state: GameError::shorten(&format!("{state:?}")),
+            });
             return None;
         }
         Some(v)
@@ -381,15 +384,8 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
         self.plies[p].pv.clear();
         let turn = state.turn();
         let perspective = Self::perspective(turn);
-        let mut node = NodeInfo {
-            turn,
-            perspective,
-            root_player: self.root_player,
-            ply,
-            depth,
-            static_value: None,
-            children: 0,
-        };
+        let mut node =
+            NodeInfo { turn, perspective, root_player: self.root_player, ply, depth, static_value: None, children: 0 };
         if ply >= MAX_PLY && depth > 0 {
             self.max_ply_hit = true;
         }
@@ -467,7 +463,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             if hi <= window.alpha || lo >= window.beta || lo == hi {
                 let bound = if lo >= window.beta || lo == hi { lo } else { hi };
                 self.stats.cutoffs += 1;
-                return self.from_scalar(bound);
+                return self.value_of(bound);
             }
             window = Window::new(window.alpha.max(lo.next_down()), window.beta.min(hi.next_up()));
         }
@@ -490,8 +486,11 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
                     Bound::Lower => v >= window.beta,
                     Bound::Upper => v <= window.alpha,
                 };
-                if cut && let Some(value) = self.from_scalar(v) {
+                if cut && let Some(value) = self.value_of(v) {
                     self.stats.tt_cuts += 1;
+                    // A value that depended on the depth keeps iterative
+                    // deepening going, as the horizon below it would have.
+                    self.hit_horizon |= e.horizon;
                     return Some(value);
                 }
             }
@@ -502,7 +501,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             && node.turn != Turn::Chance
             && let Some(v) = self.forward_prune(state, depth, ply, window, perspective)?
         {
-            return self.from_scalar(v);
+            return self.value_of(v);
         }
 
         if !generated {
@@ -510,7 +509,10 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             debug_assert_eq!(status, Status::Ongoing, "quick_status and generate disagree");
             node.children = moves.len();
         }
-        let (value, best_move) = match node.turn {
+        // Whether the search below this node reaches a horizon, for the
+        // table entry (the flag of the whole iteration is restored after).
+        let outer_horizon = std::mem::replace(&mut self.hit_horizon, false);
+        let children = match node.turn {
             Turn::Player(_) => {
                 if ply == 0 {
                     self.observer.root_moves(state, depth.min(MAX_PLY as i32) as u32, moves);
@@ -523,16 +525,19 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
                 }
                 node.children = moves.len();
                 self.order(state, moves, tt_move, p, perspective);
-                self.player_node(state, node, moves, window)?
+                self.player_node(state, node, moves, window)
             }
-            Turn::Chance => (self.chance_node(state, node, moves, window)?, None),
+            Turn::Chance => self.chance_node(state, node, moves, window).map(|v| (v, None)),
         };
+        let below_horizon = self.hit_horizon;
+        self.hit_horizon |= outer_horizon;
+        let (value, best_move) = children?;
 
         if let Some(k) = key {
             let x = value.scalar();
             let stored = self.value_to_tt(x, ply);
             if let Some(tt) = &mut self.s.tt {
-                tt.store(k, stored, best_move, depth, window.classify(x));
+                tt.store(k, stored, best_move, depth, window.classify(x), below_horizon);
             }
         }
         Some(value)
@@ -623,7 +628,10 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
                     child.play(mv);
                     let v = self.s.eval.evaluate_for(&child, perspective);
                     if v.is_nan() {
-                        self.fail(GameError::InvalidValue { what: "static evaluation", state: GameError::shorten(&format!("{child:?}")) });
+                        self.fail(GameError::InvalidValue {
+                            what: "static evaluation",
+                            state: GameError::shorten(&format!("{child:?}")),
+                        });
                     }
                     scores.push((v, i as u32));
                 }

@@ -214,7 +214,8 @@ impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
         if window.alpha.is_nan() || window.beta.is_nan() || window.alpha >= window.beta {
             return Err(ParamError::new("window", format!("need alpha < beta, got {window:?}")).into());
         }
-        if !window.is_full() && !(self.options.alpha_beta && R::PRUNING != crate::backup::Pruning::None) {
+        let prunes = self.options.alpha_beta && R::PRUNING != crate::backup::Pruning::None;
+        if !window.is_full() && !prunes {
             return Err(ParamError::new("window", "a root window needs a search that prunes").into());
         }
         limits.validate()?;

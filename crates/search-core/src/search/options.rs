@@ -283,7 +283,10 @@ impl Options {
         let prunes = self.alpha_beta && R::PRUNING != Pruning::None;
         let negamax = prunes && R::PRUNING == Pruning::Negamax;
         if self.alpha_beta && R::PRUNING == Pruning::None {
-            return Err(ParamError::new("alpha_beta", "this backup rule cannot prune (Pruning::None): search full width"));
+            return Err(ParamError::new(
+                "alpha_beta",
+                "this backup rule cannot prune (Pruning::None): search full width",
+            ));
         }
         let needs_pruning = [
             ("pvs", self.pvs),
@@ -293,7 +296,10 @@ impl Options {
         ];
         for (name, on) in needs_pruning {
             if on && !prunes {
-                return Err(ParamError::new(name, "works only with alpha-beta pruning (alpha_beta and a rule that prunes)"));
+                return Err(ParamError::new(
+                    name,
+                    "works only with alpha-beta pruning (alpha_beta and a rule that prunes)",
+                ));
             }
         }
         let needs_negamax = [

@@ -11,6 +11,9 @@ pub(crate) struct Entry<M> {
     pub(crate) mv: Option<M>,
     pub(crate) depth: i32,
     pub(crate) bound: Bound,
+    /// The search below reached a depth limit: the value depends on the
+    /// depth, so an iteration that uses it has not seen the whole tree.
+    pub(crate) horizon: bool,
     age: u8,
 }
 
@@ -44,9 +47,9 @@ impl<M: Copy> TranspositionTable<M> {
         let buckets = (bytes / bucket).max(1);
         let buckets = if buckets.is_power_of_two() { buckets } else { buckets.next_power_of_two() >> 1 };
         let mut table = Vec::new();
-        table.try_reserve_exact(buckets).map_err(|e| {
-            ParamError::new("table_mib", format!("cannot allocate a table of {mib} MiB: {e}"))
-        })?;
+        table
+            .try_reserve_exact(buckets)
+            .map_err(|e| ParamError::new("table_mib", format!("cannot allocate a table of {mib} MiB: {e}")))?;
         table.resize(buckets, Bucket([None; 2]));
         Ok(TranspositionTable { buckets: table, mask: buckets - 1, age: 0 })
     }
@@ -72,10 +75,10 @@ impl<M: Copy> TranspositionTable<M> {
         self.buckets[b].0.iter().flatten().find(|e| e.key == key).copied()
     }
 
-    pub(crate) fn store(&mut self, key: u64, value: f64, mv: Option<M>, depth: i32, bound: Bound) {
+    pub(crate) fn store(&mut self, key: u64, value: f64, mv: Option<M>, depth: i32, bound: Bound, horizon: bool) {
         let b = self.bucket(key);
         let age = self.age;
-        let entry = Entry { key, value, mv, depth, bound, age };
+        let entry = Entry { key, value, mv, depth, bound, horizon, age };
         let slots = &mut self.buckets[b].0;
         let first = &mut slots[0];
         let replace_first = match first {
@@ -111,15 +114,15 @@ mod tests {
     fn depth_preferred_with_aging() {
         let mut tt = TranspositionTable::<u8>::with_mib(0).unwrap();
         assert_eq!(tt.capacity(), 2);
-        tt.store(1, 1.0, Some(1), 5, Bound::Exact);
-        tt.store(2, 2.0, Some(2), 3, Bound::Exact); // shallower: second slot
+        tt.store(1, 1.0, Some(1), 5, Bound::Exact, true);
+        tt.store(2, 2.0, Some(2), 3, Bound::Exact, true); // shallower: second slot
         assert_eq!(tt.probe(1).unwrap().depth, 5);
         assert_eq!(tt.probe(2).unwrap().value, 2.0);
-        tt.store(3, 3.0, None, 1, Bound::Lower); // replaces the second slot
+        tt.store(3, 3.0, None, 1, Bound::Lower, true); // replaces the second slot
         assert!(tt.probe(2).is_none());
         assert!(tt.probe(1).is_some());
         tt.new_search();
-        tt.store(4, 4.0, None, 0, Bound::Upper); // old deep entry is aged out
+        tt.store(4, 4.0, None, 0, Bound::Upper, true); // old deep entry is aged out
         assert_eq!(tt.probe(4).unwrap().bound, Bound::Upper);
         assert!(tt.probe(1).is_some(), "the displaced entry moves to the second slot");
         tt.clear();

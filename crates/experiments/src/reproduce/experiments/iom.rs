@@ -15,11 +15,11 @@
 //! **Ties and repeated games.** Deterministic players would replay one game:
 //! every game starts from a short random opening drawn from the game's seed,
 //! and at every decision the root moves are searched in a random order drawn
-//! from the player's seeded generator ([`RootShuffled`]), so the first of
+//! from the player's seeded generator ([`RootShuffle`]), so the first of
 //! several exactly tied best moves — the one a search keeps — is uniform
 //! among them, with or without pruning.
 
-use std::fmt;
+use std::cmp::Reverse;
 use std::time::Instant;
 
 use games_chess::{ChessEval, ChessGame};
@@ -28,8 +28,8 @@ use rand::seq::SliceRandom;
 use rand::{Rng as _, RngCore};
 use search_core::backup::{Backup, Emm, Iom, Minimax};
 use search_core::rng::{self, derive_seed};
-use search_core::search::{Options, Search};
-use search_core::{Evaluator, Game, GameError, Outcome, Player, Status, Turn};
+use search_core::search::{Limits, Observer, Options, Search};
+use search_core::{Evaluator, Game, Outcome, Player, Status, Turn};
 use serde_json::{Value, json};
 
 use crate::reproduce::output::table;
@@ -37,77 +37,32 @@ use crate::reproduce::{Experiment, Finished, Row, Scale, plot, row};
 
 // ------------------------------------------------------ root shuffling --
 
-/// A game whose moves at the search root come in a random order (from
-/// `seed`); below the root it is the inner game, ordering hints included.
-#[derive(Clone, Debug)]
-struct RootShuffled<G> {
-    inner: G,
+/// Shuffles the root moves of each search with a per-decision seed, before
+/// the search orders them, and (for the pruned players) orders every node
+/// below the root by the game's hints.
+///
+/// The search's own `game_ordering` is off for every player: it would also
+/// sort the root by the game's hints (a stable sort after the shuffle, so
+/// the shuffle would only break ties among equal hints). The hints below the
+/// root are applied here instead, by the same stable sort on the hint, so a
+/// pruned player searches every node below the root in the order the core's
+/// game ordering gives and the root in the shuffled order.
+#[derive(Debug, Clone, Copy)]
+struct RootShuffle {
     seed: u64,
-    at_root: bool,
+    hints_below_root: bool,
 }
 
-impl<G: Game> Game for RootShuffled<G> {
-    type Move = G::Move;
-    fn turn(&self) -> Turn {
-        self.inner.turn()
+impl<G: Game> Observer<G> for RootShuffle {
+    fn root_moves(&mut self, _state: &G, _depth: u32, moves: &mut Vec<G::Move>) {
+        moves.shuffle(&mut rng::seeded(self.seed));
     }
-    fn generate(&self, moves: &mut Vec<G::Move>) -> Status {
-        let start = moves.len();
-        let status = self.inner.generate(moves);
-        if self.at_root {
-            moves[start..].shuffle(&mut rng::seeded(self.seed));
-        }
-        status
+    fn traces_nodes(&self) -> bool {
+        self.hints_below_root
     }
-    fn play(&mut self, mv: G::Move) {
-        self.inner.play(mv);
-        self.at_root = false;
-    }
-    fn write_move(&self, mv: G::Move, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.write_move(mv, f)
-    }
-    fn parse_move(&self, text: &str) -> Result<G::Move, GameError> {
-        self.inner.parse_move(text)
-    }
-    fn chance_probabilities(&self, outcomes: &[G::Move], probs: &mut Vec<f64>) {
-        self.inner.chance_probabilities(outcomes, probs);
-    }
-    fn hash_key(&self) -> Option<u64> {
-        self.inner.hash_key()
-    }
-    /// No hint at the root (the shuffled order stands), the game's below.
-    fn order_hint(&self, mv: G::Move) -> i32 {
-        if self.at_root { 0 } else { self.inner.order_hint(mv) }
-    }
-    fn play_null(&mut self) -> bool {
-        self.at_root = false;
-        self.inner.play_null()
-    }
-    fn mark_search_root(&mut self) {
-        self.inner.mark_search_root();
-    }
-}
-
-/// An evaluator of `G` as one of [`RootShuffled<G>`].
-#[derive(Clone, Copy, Debug)]
-struct Wrapped<E>(E);
-
-impl<G: Game, E: Evaluator<G>> Evaluator<RootShuffled<G>> for Wrapped<E> {
-    const PERSPECTIVE: search_core::Perspective = E::PERSPECTIVE;
-    fn evaluate(&self, state: &RootShuffled<G>) -> f64 {
-        self.0.evaluate(&state.inner)
-    }
-    fn terminal_value(&self, outcome: Outcome, player: Player, ply: u32) -> f64 {
-        self.0.terminal_value(outcome, player, ply)
-    }
-    fn noisy_moves(&self, state: &RootShuffled<G>, out: &mut Vec<G::Move>) {
-        self.0.noisy_moves(&state.inner, out);
-    }
-    fn bounds(&self) -> Option<(f64, f64)> {
-        self.0.bounds()
-    }
-    fn node_bounds(&self, state: &RootShuffled<G>, player: Player, ply: u32) -> Option<(f64, f64)> {
-        self.0.node_bounds(&state.inner, player, ply)
+    fn node_moves(&mut self, _path: &[G::Move], state: &G, moves: &mut Vec<G::Move>) {
+        // Stable: equal hints keep the generation order, as in the core.
+        moves.sort_by_key(|&mv| Reverse(state.order_hint(mv)));
     }
 }
 
@@ -126,16 +81,27 @@ trait Mover<G: Game> {
     fn totals(&self) -> Totals;
 }
 
-struct Searcher<G: Game, E: Evaluator<G>, R: Backup<RootShuffled<G>>> {
-    search: Search<RootShuffled<G>, Wrapped<E>, R>,
+struct Searcher<G: Game, R: Backup, E: Evaluator<G>> {
+    search: Search<G, R, E>,
+    limits: Limits,
+    /// Order the nodes below the root by the game's hints (the pruned
+    /// players; see [`RootShuffle`]).
+    hints_below_root: bool,
     totals: Totals,
 }
 
-impl<G: Game, E: Evaluator<G>, R: Backup<RootShuffled<G>>> Mover<G> for Searcher<G, E, R> {
+impl<G: Game, R: Backup, E: Evaluator<G>> Searcher<G, R, E> {
+    fn new(rule: R, eval: E, options: Options, depth: u32, hints_below_root: bool) -> Result<Self, String> {
+        let search = Search::new(rule, eval, options).map_err(|e| e.to_string())?;
+        Ok(Searcher { search, limits: Limits::depth(depth), hints_below_root, totals: Totals::default() })
+    }
+}
+
+impl<G: Game, R: Backup, E: Evaluator<G>> Mover<G> for Searcher<G, R, E> {
     fn decide(&mut self, state: &G, rng: &mut rng::Rng) -> Result<G::Move, String> {
-        let root = RootShuffled { inner: state.clone(), seed: rng.next_u64(), at_root: true };
+        let mut shuffle = RootShuffle { seed: rng.next_u64(), hints_below_root: self.hints_below_root };
         let started = Instant::now();
-        let r = self.search.run(&root).map_err(|e| e.to_string())?;
+        let r = self.search.run_observed(state, &self.limits, &mut shuffle).map_err(|e| e.to_string())?;
         self.totals.micros += started.elapsed().as_micros() as u64;
         self.totals.nodes += r.stats.nodes;
         self.totals.decisions += 1;
@@ -173,8 +139,11 @@ impl Algo {
     }
 }
 
+/// Plain alpha-beta: no table, no iterative deepening, no killers or
+/// history. The game's hints order the nodes below the root through
+/// [`RootShuffle`], not through the search's `game_ordering`.
 fn pruned() -> Options {
-    Options { game_ordering: true, ..Options::plain_alpha_beta() }
+    Options::plain_alpha_beta()
 }
 
 fn mover<G, E>(algo: Algo, eval: E, depth: u32, emm_temperature: f64) -> Result<Box<dyn Mover<G>>, String>
@@ -182,29 +151,15 @@ where
     G: Game + 'static,
     E: Evaluator<G> + 'static,
 {
-    let e = Wrapped(eval);
     Ok(match algo {
-        Algo::Piom => {
-            Box::new(Searcher { search: Search::new(Iom::new(), e, pruned()).depth(depth), totals: Totals::default() })
-        }
-        Algo::AlphaBeta => {
-            Box::new(Searcher { search: Search::new(Minimax, e, pruned()).depth(depth), totals: Totals::default() })
-        }
+        Algo::Piom => Box::new(Searcher::new(Iom::new(), eval, pruned(), depth, true)?),
+        Algo::AlphaBeta => Box::new(Searcher::new(Minimax, eval, pruned(), depth, true)?),
         Algo::Emm => {
             let rule = Emm::with_temperature(emm_temperature).map_err(|e| e.to_string())?;
-            Box::new(Searcher {
-                search: Search::new(rule, e, Options::full_width()).depth(depth),
-                totals: Totals::default(),
-            })
+            Box::new(Searcher::new(rule, eval, Options::full_width(), depth, false)?)
         }
-        Algo::IomFull => Box::new(Searcher {
-            search: Search::new(Iom::new(), e, Options::full_width()).depth(depth),
-            totals: Totals::default(),
-        }),
-        Algo::MinimaxFull => Box::new(Searcher {
-            search: Search::new(Minimax, e, Options::full_width()).depth(depth),
-            totals: Totals::default(),
-        }),
+        Algo::IomFull => Box::new(Searcher::new(Iom::new(), eval, Options::full_width(), depth, false)?),
+        Algo::MinimaxFull => Box::new(Searcher::new(Minimax, eval, Options::full_width(), depth, false)?),
     })
 }
 
@@ -1038,10 +993,7 @@ mod tests {
         use search_core::tree::{LiteralEval, LiteralTree};
         // Three tied best moves (value 1) and a worse one.
         let t: LiteralTree = "max(min(1, 2), min(0, 5), min(1, 1), min(3, 1))".parse().unwrap();
-        let mut m = Searcher {
-            search: Search::new(Minimax, Wrapped(LiteralEval), pruned()).depth(2),
-            totals: Totals::default(),
-        };
+        let mut m = Searcher::new(Minimax, LiteralEval, pruned(), 2, true).unwrap();
         let mut r = rng::seeded(3);
         let mut counts = [0u32; 4];
         for _ in 0..600 {

@@ -1,22 +1,21 @@
 //! `lecture-alphabeta`: nodes visited by minimax and alpha-beta under
 //! different move orderings (seeds 002 and 004).
 
+use std::cmp::Reverse;
 use std::collections::HashMap;
-use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::sync::Arc;
 
 use games_small::{Connect4, TicTacToe};
 use search_core::backup::Minimax;
-use search_core::search::{Options, Search};
+use search_core::search::{Limits, Observer, Options, Search};
 use search_core::tree::{LeafModel, RandomTree};
-use search_core::{Game, GameError, OutcomeOnly, Player, Status, Turn};
+use search_core::{Game, OutcomeOnly, Player, Status, Turn};
 use serde_json::{Value, json};
 
 use crate::reproduce::output::table;
 use crate::reproduce::{Experiment, Finished, Row, Scale, row};
 
-/// How a [`Reordered`] game orders its moves for the search.
+/// How a [`Reorder`] observer orders the moves of every node.
 #[derive(Debug)]
 enum Ordering {
     /// Pseudo-random, from the seed, the position and the move.
@@ -35,51 +34,49 @@ impl Ordering {
             Ordering::Perfect(_) => "perfect",
         }
     }
-}
 
-/// A game whose order hint follows an [`Ordering`].
-#[derive(Clone, Debug)]
-struct Reordered<G> {
-    inner: G,
-    ordering: Arc<Ordering>,
-}
-
-impl<G: Game> Game for Reordered<G> {
-    type Move = G::Move;
-    fn turn(&self) -> Turn {
-        self.inner.turn()
-    }
-    fn generate(&self, moves: &mut Vec<G::Move>) -> Status {
-        self.inner.generate(moves)
-    }
-    fn play(&mut self, mv: G::Move) {
-        self.inner.play(mv);
-    }
-    fn write_move(&self, mv: G::Move, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.write_move(mv, f)
-    }
-    fn parse_move(&self, text: &str) -> Result<G::Move, GameError> {
-        self.inner.parse_move(text)
-    }
-    fn hash_key(&self) -> Option<u64> {
-        self.inner.hash_key()
-    }
-    fn order_hint(&self, mv: G::Move) -> i32 {
-        match &*self.ordering {
+    /// The sort key of `mv` at `state` (larger first).
+    fn key<G: Game>(&self, state: &G, mv: G::Move) -> i32 {
+        match self {
             Ordering::Random(seed) => {
                 let mut h = DefaultHasher::new();
-                (seed, self.inner.hash_key(), mv).hash(&mut h);
+                (seed, state.hash_key(), mv).hash(&mut h);
                 (h.finish() >> 33) as i32
             }
-            Ordering::Game => self.inner.order_hint(mv),
+            Ordering::Game => state.order_hint(mv),
             Ordering::Perfect(values) => {
-                let mut child = self.inner.clone();
+                let mut child = state.clone();
                 child.play(mv);
                 let v = values[&child.hash_key().expect("hashed game")];
-                let sign = self.turn().player().unwrap_or(Player::First).sign();
+                let sign = state.turn().player().unwrap_or(Player::First).sign();
                 (sign * v).clamp(-1e9, 1e9) as i32
             }
         }
+    }
+}
+
+/// Orders the moves of every node, the root included, by an [`Ordering`]:
+/// a stable sort on the key, larger first, which is what the search's own
+/// game ordering does with hints (the search runs with its ordering, killers
+/// and history off, so this order is the one searched).
+#[derive(Debug)]
+struct Reorder(Ordering);
+
+impl Reorder {
+    fn sort<G: Game>(&self, state: &G, moves: &mut [G::Move]) {
+        moves.sort_by_cached_key(|&mv| Reverse(self.0.key(state, mv)));
+    }
+}
+
+impl<G: Game> Observer<G> for Reorder {
+    fn root_moves(&mut self, state: &G, _depth: u32, moves: &mut Vec<G::Move>) {
+        self.sort(state, moves);
+    }
+    fn traces_nodes(&self) -> bool {
+        true
+    }
+    fn node_moves(&mut self, _path: &[G::Move], state: &G, moves: &mut Vec<G::Move>) {
+        self.sort(state, moves);
     }
 }
 
@@ -122,17 +119,24 @@ fn count_nodes<G: Game>(root: &G, seed: u64, skip_minimax: bool) -> Vec<(&'stati
     let value = values[&root.hash_key().expect("hashed game")] + 0.0;
     let mut out = Vec::new();
     if !skip_minimax {
-        let full = Search::new(Minimax, eval, Options::full_width()).run(root).expect("searchable");
-        assert_eq!(full.value, value, "minimax agrees with the memoised values");
-        out.push(("minimax", "generated", full.stats.nodes, full.stats.leaves, full.value + 0.0));
+        let full = Search::new(Minimax, eval, Options::full_width())
+            .expect("valid options")
+            .run(root, &Limits::full_tree())
+            .expect("searchable");
+        let full_value = full.value.expect("a complete search");
+        assert_eq!(full_value, value, "minimax agrees with the memoised values");
+        out.push(("minimax", "generated", full.stats.nodes, full.stats.leaves, full_value + 0.0));
     }
+    // Plain alpha-beta: the game's ordering, killers and history are off (the
+    // observer orders every node).
     for ordering in [Ordering::Random(seed), Ordering::Game, Ordering::Perfect(values)] {
         let name = ordering.name();
-        let g = Reordered { inner: root.clone(), ordering: Arc::new(ordering) };
-        let options = Options { game_ordering: true, ..Options::plain_alpha_beta() };
-        let r = Search::new(Minimax, eval, options).run(&g).expect("searchable");
-        assert_eq!(r.value, value, "alpha-beta agrees with minimax");
-        out.push(("alphabeta", name, r.stats.nodes, r.stats.leaves, r.value + 0.0));
+        let mut reorder = Reorder(ordering);
+        let mut ab = Search::new(Minimax, eval, Options::plain_alpha_beta()).expect("valid options");
+        let r = ab.run_observed(root, &Limits::full_tree(), &mut reorder).expect("searchable");
+        let r_value = r.value.expect("a complete search");
+        assert_eq!(r_value, value, "alpha-beta agrees with minimax");
+        out.push(("alphabeta", name, r.stats.nodes, r.stats.leaves, r_value + 0.0));
     }
     out
 }

@@ -16,10 +16,10 @@
 
 use std::collections::HashMap;
 
-use search_core::backup::{Minimax, Predictive, PsWeights};
+use search_core::backup::{Backup, Minimax, Predictive, PsWeights};
 use search_core::opponent::NoisyPlayer;
 use search_core::rng::{self, derive_seed};
-use search_core::search::{Options, Search};
+use search_core::search::{Limits, Options, Search};
 use search_core::tree::{LeafModel, LiteralEval, LiteralTree, RandomTree, RandomTreeEval};
 use search_core::{Agent, Game, Player, Status, Turn};
 use serde_json::{Value, json};
@@ -150,18 +150,24 @@ impl Variant {
 
 /// Max's search for one strategy and weight scheme.
 enum MaxSearch {
-    Minimax(Search<RandomTree, RandomTreeEval, Minimax>),
-    Predictive(Search<RandomTree, RandomTreeEval, Predictive>),
+    Minimax(Search<RandomTree, Minimax, RandomTreeEval>, Limits),
+    Predictive(Search<RandomTree, Predictive, RandomTreeEval>, Limits),
 }
 
 impl MaxSearch {
     fn new(strategy: Strategy, weights: PsWeights) -> Result<Self, String> {
         let eval = RandomTreeEval::default();
         Ok(match strategy {
-            Strategy::Minimax(d) => MaxSearch::Minimax(Search::new(Minimax, eval, Options::full_width()).depth(d)),
+            Strategy::Minimax(d) => MaxSearch::Minimax(
+                Search::new(Minimax, eval, Options::full_width()).map_err(|e| e.to_string())?,
+                Limits::depth(d),
+            ),
             Strategy::Predictive(ps) => {
                 let rule = Predictive::new(ps).map_err(|e| e.to_string())?.with_weights(weights);
-                MaxSearch::Predictive(Search::new(rule, eval, Options::full_width()).depth(2))
+                MaxSearch::Predictive(
+                    Search::new(rule, eval, Options::full_width()).map_err(|e| e.to_string())?,
+                    Limits::depth(2),
+                )
             }
         })
     }
@@ -170,11 +176,11 @@ impl MaxSearch {
     /// order, as in `seed-notes.md`).
     fn decide(&mut self, state: &RandomTree) -> Result<u8, String> {
         let r = match self {
-            MaxSearch::Minimax(s) => s.run(state),
-            MaxSearch::Predictive(s) => s.run(state),
+            MaxSearch::Minimax(s, l) => s.run(state, l).map(|r| r.best),
+            MaxSearch::Predictive(s, l) => s.run(state, l).map(|r| r.best),
         }
         .map_err(|e| e.to_string())?;
-        r.best.ok_or_else(|| "no move at a Max node".to_string())
+        r.ok_or_else(|| "no move at a Max node".to_string())
     }
 }
 
@@ -361,10 +367,15 @@ type Fig1Choice = (&'static str, Vec<u32>, f64);
 
 fn fig1_choices() -> Result<Vec<Fig1Choice>, String> {
     let t: LiteralTree = FIG1_TREE.parse().map_err(|e: search_core::GameError| e.to_string())?;
-    let mm = Search::new(Minimax, LiteralEval, Options::full_width()).run(&t).map_err(|e| e.to_string())?;
-    let rule = Predictive::new(1.0 - FIG1_ERROR).map_err(|e| e.to_string())?;
-    let pr = Search::new(rule, LiteralEval, Options::full_width()).run(&t).map_err(|e| e.to_string())?;
-    Ok(vec![("minimax", mm.best_moves, mm.value), ("predictive", pr.best_moves, pr.value)])
+    /// The tied best root moves and the root value of a full-width search.
+    fn solve<R: Backup>(t: &LiteralTree, rule: R) -> Result<(Vec<u32>, f64), String> {
+        let mut search = Search::new(rule, LiteralEval, Options::full_width()).map_err(|e| e.to_string())?;
+        let r = search.run(t, &Limits::full_tree()).map_err(|e| e.to_string())?;
+        Ok((r.best_moves, r.value.ok_or("an incomplete search")?))
+    }
+    let (mm_best, mm_value) = solve(&t, Minimax)?;
+    let (pr_best, pr_value) = solve(&t, Predictive::new(1.0 - FIG1_ERROR).map_err(|e| e.to_string())?)?;
+    Ok(vec![("minimax", mm_best, mm_value), ("predictive", pr_best, pr_value)])
 }
 
 /// Min's move distribution at a Min node: the best (lowest) child with
@@ -466,7 +477,7 @@ impl Experiment for Fig1 {
                 s.play(mv);
                 let probs = fig1_min_probs(&s)?;
                 let w: Vec<f64> = probs.iter().map(|p| p.1).collect();
-                s.play(probs[search_core::agent::sample_index(&w, &mut r)].0);
+                s.play(probs[search_core::rng::sample_index(&w, &mut r)].0);
                 let x = match s.status() {
                     Status::Over(o) => o.value_for(Player::First, 1.0),
                     Status::Ongoing => return Err("game not over".into()),

@@ -54,7 +54,7 @@ impl<G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'_, G, R
         }
         if !self.aborted {
             result = match cut {
-                Some(bound) => self.from_scalar(bound),
+                Some(bound) => self.value_of(bound),
                 None => self.chance_children(state, node, moves, &probs, &child_bounds, window, star.is_some()),
             };
         }
@@ -107,7 +107,7 @@ impl<G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'_, G, R
                 if upper <= window.alpha || lower >= window.beta {
                     self.stats.cutoffs += 1;
                     let bound = if upper <= window.alpha { upper } else { lower };
-                    return self.from_scalar(bound);
+                    return self.value_of(bound);
                 }
             }
         }

@@ -37,7 +37,7 @@ use std::hash::Hash;
 
 use games_small::{Connect4, Connect4Eval, TicTacToe};
 use rand::RngCore;
-use search_core::agent::sample_index;
+use search_core::rng::sample_index;
 use search_core::arena::play_match;
 use search_core::backup::Minimax;
 use search_core::backup::rminimax::OutcomeCosts;
@@ -46,7 +46,7 @@ use search_core::search::{Limits, Options, Search};
 use search_core::{Agent, Game, GameError, OutcomeOnly, ParamError, Player, rng};
 use serde_json::{Value, json};
 
-use super::pruned::{PathEval, alpha_beta_visited, restricted_root};
+use super::pruned::{alpha_beta_visited, restricted_distribution};
 use crate::reproduce::output::table;
 use crate::reproduce::plot::heatmap;
 use crate::reproduce::stats::{ci95, mean_se};
@@ -163,7 +163,7 @@ pub(crate) fn tictactoe_cell(
     seed: u64,
     costs: OutcomeCosts,
 ) -> Result<Tally, GameError> {
-    let agent = |theta: f64| rminimax_agent(theta, costs, OutcomeOnly::default(), Limits::default());
+    let agent = |theta: f64| rminimax_agent(theta, costs, OutcomeOnly::default(), Limits::full_tree());
     let (mut a1, mut a2) = (agent(theta1)?, agent(theta2)?);
     play_games(&TicTacToe::new(), |s| a1.distribution(s), |s| a2.distribution(s), games, seed)
 }
@@ -190,13 +190,11 @@ pub(crate) struct TreeSizes {
 pub(crate) fn pruned_distribution(state: &Connect4, theta: f64, sizes: &mut TreeSizes) -> Result<Dist<u8>, GameError> {
     let eval = Connect4Eval::default();
     let visited = alpha_beta_visited(state, eval, LOOKAHEAD)?;
-    let full = Search::new(Minimax, eval, Options::full_width()).depth(LOOKAHEAD).run(state)?;
+    let full = Search::new(Minimax, eval, Options::full_width())?.run(state, &Limits::depth(LOOKAHEAD))?;
     sizes.restricted += visited.nodes;
     sizes.full += full.stats.nodes;
     sizes.positions += 1;
-    let root = restricted_root(state, visited.codes);
-    let mut agent = rminimax_agent(theta, connect4_costs()?, PathEval(eval), Limits::depth(LOOKAHEAD))?;
-    agent.distribution(&root)
+    restricted_distribution(state, visited.codes, theta, connect4_costs()?, eval, LOOKAHEAD)
 }
 
 /// Connect-4 4×4, Rminimax on alpha-beta's visited tree: a cell.
@@ -688,9 +686,9 @@ impl Experiment for Figure {
         }
         if *self == Figure::Connect4Ab {
             md.push_str(
-                "\nThe pruned tree: plain alpha-beta (game ordering, no table) searches the 5-ply tree through a game \
-                 wrapper that records every node whose moves are generated (identified by its path from the root); \
-                 Rminimax then searches a wrapper whose move generation keeps only the recorded children.\n",
+                "\nThe pruned tree: plain alpha-beta (game ordering, no table) searches the 5-ply tree with a search \
+                 observer that records every node the search enters (identified by its path from the root); \
+                 Rminimax then searches with an observer that keeps only the recorded children of every node.\n",
             );
         }
         let values: Vec<Vec<f64>> =

@@ -1,53 +1,36 @@
 //! Fig. 4's tree: Rminimax on the subtree that alpha-beta actually visited,
-//! built with a game wrapper (no change to the search core).
+//! built with a search [`Observer`] (no change to the search core, no game
+//! wrapper).
 //!
 //! 1. Plain alpha-beta (the `Minimax` rule, [`Options::plain_alpha_beta`]
-//!    with the game's move ordering, no table, no quiescence) searches a
-//!    [`PathGame`] in *record* mode to the look-ahead depth. A node is
-//!    *visited* iff the search calls its `generate` (the core calls it on
-//!    every node it enters and on no other; at the horizon it skips it only
-//!    for games that answer `quick_status`, which the wrapper never does).
-//!    The recorded count is checked against alpha-beta's own. The
-//!    wrapper identifies a node by its *path code* from the search root (the
-//!    moves so far, an exact base-8 code, so two paths to one position are
-//!    two nodes, as in the search tree) and records the code.
-//! 2. Rminimax searches a [`PathGame`] in *restrict* mode: its `generate`
-//!    keeps only the children whose path code was recorded. Every interior
-//!    node alpha-beta entered had at least one child searched, so the kept
-//!    list is never empty there; at the horizon (where alpha-beta entered the
-//!    node but searched no child) the full list is returned, which the depth
-//!    limit never expands.
+//!    with the game's move ordering, no table, no quiescence) searches the
+//!    position to the look-ahead depth with a [`Subtree`] observer in
+//!    *record* mode. The core calls [`Observer::node`] on every node it
+//!    enters (horizon nodes included) and on no other, so the record is
+//!    alpha-beta's visited tree; its size is checked against alpha-beta's own
+//!    node count. A node is identified by its *path code* from the search
+//!    root (the index of each move of the path among the moves its parent
+//!    generates, as an exact base-8 code), so two paths to one position are
+//!    two nodes, as in the search tree.
+//! 2. Rminimax searches the position with the observer in *restrict* mode:
+//!    at every player node ([`Observer::root_moves`] at the root,
+//!    [`Observer::node_moves`] below) it keeps only the children whose path
+//!    code was recorded. Every interior node alpha-beta entered had at least
+//!    one child searched, so the kept list is never empty there; a node with
+//!    no recorded child keeps all its moves (the observer may not remove
+//!    them all), which for alpha-beta's horizon nodes never matters: the
+//!    depth limit does not expand them.
 
-use std::cell::RefCell;
 use std::collections::HashSet;
-use std::fmt;
-use std::rc::Rc;
 
 use search_core::backup::Minimax;
-use search_core::search::{Options, Search};
-use search_core::{Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn};
+use search_core::backup::rminimax::{CostModel, Rminimax};
+use search_core::policy::{MoveDistribution, Softmax};
+use search_core::search::{Bound, Limits, Observer, Options, Search};
+use search_core::{Evaluator, Game, GameError, ParamError};
 
 /// Moves are numbered `0..MAX_BRANCH - 1` in a path code (3 bits per ply).
 const MAX_BRANCH: u64 = 7;
-
-/// What a [`PathGame`] does with path codes.
-#[derive(Debug)]
-pub(crate) enum PathLog {
-    /// Record the code of every node whose `generate` is called.
-    Record(RefCell<HashSet<u64>>),
-    /// Keep only the children whose code is in the set.
-    Restrict(HashSet<u64>),
-}
-
-/// A game wrapper that knows the path from the search root. See the
-/// [module documentation](self).
-#[derive(Debug, Clone)]
-pub(crate) struct PathGame<G> {
-    inner: G,
-    /// The path code: `Σ (move index + 1)·8^k`, 0 at the root.
-    path: u64,
-    log: Rc<PathLog>,
-}
 
 /// Recorded when a node has more than [`MAX_BRANCH`] moves (no path code is
 /// this large: 21 plies of 3 bits fill 63 bits).
@@ -56,109 +39,146 @@ const TOO_WIDE: u64 = u64::MAX;
 /// The most plies a path code can hold.
 const MAX_PATH_PLIES: u32 = 21;
 
-impl<G: Game> PathGame<G> {
-    /// The root of a search of `inner`.
-    pub(crate) fn root(inner: G, log: Rc<PathLog>) -> Self {
-        PathGame { inner, path: 0, log }
-    }
+/// The path code of the child of the node coded `parent` reached by its
+/// move number `index`: `Σ (move index + 1)·8^k`, 0 at the root. An index
+/// of [`MAX_BRANCH`] (an unknown move) gives a code no real move has.
+pub(crate) fn child_code(parent: u64, index: usize) -> u64 {
+    parent.wrapping_mul(MAX_BRANCH + 1).wrapping_add(index as u64 + 1)
+}
 
-    /// The path code of this node.
-    #[cfg(test)]
-    pub(crate) fn path(&self) -> u64 {
-        self.path
-    }
+/// The moves of a node coded `code` whose child codes are in `codes`, in
+/// their order (`moves` as the node generates them).
+pub(crate) fn kept_children<M: Copy>(codes: &HashSet<u64>, code: u64, moves: &[M]) -> Vec<M> {
+    moves.iter().enumerate().filter(|&(i, _)| codes.contains(&child_code(code, i))).map(|(_, &m)| m).collect()
+}
 
-    /// The index of `mv` among the inner game's moves here (the code is by
-    /// index, so it works for any move type).
-    fn index_of(&self, mv: G::Move) -> Option<u64> {
+/// One node of the current path: how it was reached, its state, its code
+/// and its moves as generated.
+#[derive(Debug)]
+struct Frame<G: Game> {
+    mv: Option<G::Move>,
+    state: G,
+    code: u64,
+    moves: Vec<G::Move>,
+}
+
+impl<G: Game> Frame<G> {
+    fn new(mv: Option<G::Move>, state: G, code: u64) -> Self {
         let mut moves = Vec::new();
-        self.inner.generate(&mut moves);
-        moves.iter().position(|&m| m == mv).map(|i| i as u64)
-    }
-
-    fn child_code(&self, index: u64) -> u64 {
-        self.path * (MAX_BRANCH + 1) + index + 1
+        state.generate(&mut moves);
+        Frame { mv, state, code, moves }
     }
 }
 
-impl<G: Game> Game for PathGame<G> {
-    type Move = G::Move;
-    fn turn(&self) -> Turn {
-        self.inner.turn()
+/// What a [`Subtree`] observer does with path codes.
+#[derive(Debug)]
+enum Mode {
+    /// Record the code of every node the search enters.
+    Record,
+    /// Keep only the children whose code is in the set.
+    Restrict,
+}
+
+/// An observer that knows the path code of every node a search enters, and
+/// records them or restricts the search to recorded ones. See the
+/// [module documentation](self).
+#[derive(Debug)]
+pub(crate) struct Subtree<G: Game> {
+    mode: Mode,
+    codes: HashSet<u64>,
+    /// The nodes from the root to the last node entered (`frames[k]` is
+    /// reached by the first `k` moves of its path).
+    frames: Vec<Frame<G>>,
+}
+
+impl<G: Game> Subtree<G> {
+    /// Records every node entered.
+    pub(crate) fn record() -> Self {
+        Subtree { mode: Mode::Record, codes: HashSet::new(), frames: Vec::new() }
     }
-    fn generate(&self, moves: &mut Vec<G::Move>) -> Status {
-        let status = self.inner.generate(moves);
-        match &*self.log {
-            PathLog::Record(seen) => {
-                let mut seen = seen.borrow_mut();
-                seen.insert(self.path);
-                if moves.len() as u64 > MAX_BRANCH {
-                    seen.insert(TOO_WIDE);
-                }
-            }
-            PathLog::Restrict(keep) => {
-                if status == Status::Ongoing {
-                    let kept: Vec<G::Move> = moves
-                        .iter()
-                        .enumerate()
-                        .filter(|&(i, _)| keep.contains(&self.child_code(i as u64)))
-                        .map(|(_, &m)| m)
-                        .collect();
-                    if !kept.is_empty() {
-                        *moves = kept;
-                    }
-                }
+
+    /// Restricts the search to the children recorded in `codes`.
+    pub(crate) fn restrict(codes: HashSet<u64>) -> Self {
+        Subtree { mode: Mode::Restrict, codes, frames: Vec::new() }
+    }
+
+    /// The recorded codes (with [`TOO_WIDE`] if a node had too many moves).
+    pub(crate) fn into_codes(self) -> HashSet<u64> {
+        self.codes
+    }
+
+    /// Brings [`frames`](Self::frames) to the node at the end of `path`
+    /// (whose state is `state`) and returns its frame. In the search's
+    /// depth-first order the parent is the last frame but one, so this
+    /// replays at most one move; after a jump elsewhere it replays the
+    /// moves that differ from the previous path.
+    fn sync(&mut self, path: &[G::Move], state: &G) -> &Frame<G> {
+        if path.is_empty() {
+            self.frames.clear();
+            self.frames.push(Frame::new(None, state.clone(), 0));
+            return &self.frames[0];
+        }
+        // frames[0] is the root; frames[k] matches if reached by path[k - 1].
+        let mut same = 0;
+        while same < path.len() && same + 1 < self.frames.len() && self.frames[same + 1].mv == Some(path[same]) {
+            same += 1;
+        }
+        self.frames.truncate(same + 1);
+        for k in same..path.len() {
+            let parent = &self.frames[k];
+            let mv = path[k];
+            let index = parent.moves.iter().position(|&m| m == mv).unwrap_or(MAX_BRANCH as usize);
+            let code = child_code(parent.code, index);
+            let child = if k + 1 == path.len() {
+                state.clone()
+            } else {
+                let mut c = parent.state.clone();
+                c.play(mv);
+                c
+            };
+            self.frames.push(Frame::new(Some(mv), child, code));
+        }
+        &self.frames[path.len()]
+    }
+
+    /// Keeps the moves of `frame`'s node whose children were recorded (all
+    /// of them if none was), in their order in `moves`.
+    fn restrict_moves(codes: &HashSet<u64>, frame: &Frame<G>, moves: &mut Vec<G::Move>) {
+        let kept = kept_children(codes, frame.code, &frame.moves);
+        if !kept.is_empty() {
+            moves.retain(|mv| kept.contains(mv));
+        }
+    }
+}
+
+impl<G: Game> Observer<G> for Subtree<G> {
+    fn traces_nodes(&self) -> bool {
+        true
+    }
+
+    fn node(&mut self, path: &[G::Move], state: &G) {
+        let frame = self.sync(path, state);
+        let (code, wide) = (frame.code, frame.moves.len() as u64 > MAX_BRANCH);
+        if let Mode::Record = self.mode {
+            self.codes.insert(code);
+            if wide {
+                self.codes.insert(TOO_WIDE);
             }
         }
-        status
     }
-    fn play(&mut self, mv: G::Move) {
-        // An unknown move (never produced by `generate`) gets the code of an
-        // index no real move has, so it is never in a recorded set.
-        let index = self.index_of(mv).unwrap_or(MAX_BRANCH);
-        self.path = self.child_code(index);
-        self.inner.play(mv);
-    }
-    fn write_move(&self, mv: G::Move, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.inner.write_move(mv, f)
-    }
-    fn parse_move(&self, text: &str) -> Result<G::Move, GameError> {
-        self.inner.parse_move(text)
-    }
-    /// Deliberately `None` (not the inner game's answer): the search must
-    /// call [`generate`](Game::generate) on every node it enters, horizon
-    /// nodes included, for the record to be complete.
-    fn quick_status(&self) -> Option<Status> {
-        None
-    }
-    fn hash_key(&self) -> Option<u64> {
-        self.inner.hash_key().map(|h| search_core::rng::splitmix64(h ^ self.path))
-    }
-    fn order_hint(&self, mv: G::Move) -> i32 {
-        self.inner.order_hint(mv)
-    }
-}
 
-/// An evaluator of the wrapped game, for the wrapper.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct PathEval<E>(pub(crate) E);
+    fn root_moves(&mut self, state: &G, _depth: u32, moves: &mut Vec<G::Move>) {
+        if let Mode::Restrict = self.mode {
+            self.sync(&[], state);
+            Self::restrict_moves(&self.codes, &self.frames[0], moves);
+        }
+    }
 
-impl<G: Game, E: Evaluator<G>> Evaluator<PathGame<G>> for PathEval<E> {
-    const PERSPECTIVE: Perspective = E::PERSPECTIVE;
-    fn evaluate(&self, state: &PathGame<G>) -> f64 {
-        self.0.evaluate(&state.inner)
-    }
-    fn terminal_value(&self, outcome: Outcome, player: Player, ply: u32) -> f64 {
-        self.0.terminal_value(outcome, player, ply)
-    }
-    fn noisy_moves(&self, state: &PathGame<G>, out: &mut Vec<G::Move>) {
-        self.0.noisy_moves(&state.inner, out);
-    }
-    fn bounds(&self) -> Option<(f64, f64)> {
-        self.0.bounds()
-    }
-    fn node_bounds(&self, state: &PathGame<G>, player: Player, ply: u32) -> Option<(f64, f64)> {
-        self.0.node_bounds(&state.inner, player, ply)
+    fn node_moves(&mut self, path: &[G::Move], state: &G, moves: &mut Vec<G::Move>) {
+        if let Mode::Restrict = self.mode {
+            self.sync(path, state);
+            Self::restrict_moves(&self.codes, &self.frames[path.len()], moves);
+        }
     }
 }
 
@@ -183,7 +203,7 @@ pub(crate) struct Visited<M> {
 ///
 /// Errors: a node with more than 7 moves or a depth above 21 (the path code
 /// would not be exact); a search error; a recorded set whose size differs
-/// from alpha-beta's own node count (the wrapper would be wrong).
+/// from alpha-beta's own node count (the observer would be wrong).
 pub(crate) fn alpha_beta_visited<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: E,
@@ -192,29 +212,58 @@ pub(crate) fn alpha_beta_visited<G: Game, E: Evaluator<G>>(
     if depth > MAX_PATH_PLIES {
         return Err(ParamError::new("depth", format!("at most {MAX_PATH_PLIES} plies for exact path codes")).into());
     }
-    let log = Rc::new(PathLog::Record(RefCell::new(HashSet::new())));
-    let game = PathGame::root(root.clone(), Rc::clone(&log));
-    let options = Options { game_ordering: true, ..Options::plain_alpha_beta() };
-    let r = Search::new(Minimax, PathEval(eval), options).depth(depth).run(&game)?;
-    drop(game);
-    let codes = match Rc::try_unwrap(log) {
-        Ok(PathLog::Record(seen)) => seen.into_inner(),
-        _ => return Err(ParamError::new("wrapper", "the path log is still shared after the search").into()),
-    };
+    let mut record = Subtree::record();
+    let options = Options::plain_alpha_beta().with_game_ordering(true);
+    let r = Search::new(Minimax, eval, options)?.run_observed(root, &Limits::depth(depth), &mut record)?;
+    let codes = record.into_codes();
     if codes.contains(&TOO_WIDE) {
         return Err(ParamError::new("branching", format!("a node has more than {MAX_BRANCH} moves")).into());
     }
     if codes.len() as u64 != r.stats.nodes {
         return Err(ParamError::new(
-            "wrapper",
+            "observer",
             format!("recorded {} nodes, alpha-beta counted {}", codes.len(), r.stats.nodes),
         )
         .into());
     }
-    Ok(Visited { codes, value: r.value, best: r.best, nodes: r.stats.nodes })
+    let value = r.value.ok_or_else(|| ParamError::new("search", "alpha-beta did not complete"))?;
+    Ok(Visited { codes, value, best: r.best, nodes: r.stats.nodes })
 }
 
-/// The root of the restricted tree: alpha-beta's visited subtree of `root`.
-pub(crate) fn restricted_root<G: Game>(root: &G, codes: HashSet<u64>) -> PathGame<G> {
-    PathGame::root(root.clone(), Rc::new(PathLog::Restrict(codes)))
+/// The Rminimax player's move distribution at `root` (θ, `costs`, full
+/// width to `depth` plies) on the subtree recorded in `codes`: what
+/// [`rminimax_agent`](search_core::policy::rminimax_agent)'s `distribution`
+/// gives on the full tree, with the search restricted by a [`Subtree`]
+/// observer. Root moves in search (generation) order.
+///
+/// Errors: θ out of its domain; a search error; invalid arc costs (NaN
+/// scores); an incomplete search.
+pub(crate) fn restricted_distribution<G, E, C>(
+    root: &G,
+    codes: HashSet<u64>,
+    theta: f64,
+    costs: C,
+    eval: E,
+    depth: u32,
+) -> Result<Vec<(G::Move, f64)>, GameError>
+where
+    G: Game,
+    E: Evaluator<G>,
+    C: CostModel,
+{
+    let rule = Rminimax::with_costs(theta, costs)?;
+    let mut search = Search::new(rule, eval, Options::full_width())?;
+    let r = search.run_observed(root, &Limits::depth(depth), &mut Subtree::restrict(codes))?;
+    if r.root_moves.iter().any(|m| m.score.is_nan()) {
+        return Err(ParamError::new("costs", "an arc cost is negative or not finite").into());
+    }
+    if r.root_moves.iter().any(|m| m.bound != Bound::Exact) || !r.complete {
+        return Err(ParamError::new("options", "a policy needs exact root scores").into());
+    }
+    if r.root_moves.is_empty() {
+        return Err(GameError::GameOver);
+    }
+    let mut probs = Vec::new();
+    Softmax::new(theta)?.distribution(&r.scores(), &mut probs)?;
+    Ok(r.root_moves.iter().map(|m| m.mv).zip(probs).collect())
 }

@@ -1,4 +1,4 @@
-//! Tests of the game experiments and the alpha-beta subtree wrapper.
+//! Tests of the game experiments and the alpha-beta subtree observer.
 
 use std::collections::HashSet;
 
@@ -6,14 +6,13 @@ use games_small::{Connect4, Connect4Eval};
 use rand::Rng as _;
 use search_core::backup::rminimax::{OutcomeCosts, Rminimax, UtilityCosts};
 use search_core::policy::rminimax_agent;
-use search_core::search::Limits;
-use search_core::search::{Options, Search};
+use search_core::search::{Limits, Options, Search};
 use search_core::{Evaluator, Game, Status, WIN_SCORE, rng};
 
 use super::figures::{
     HEURISTIC_BOUND, LOOKAHEAD, TreeSizes, board, connect4_cell, pruned_distribution, tictactoe_cell, tictactoe_costs,
 };
-use super::pruned::{PathEval, PathGame, alpha_beta_visited, restricted_root};
+use super::pruned::{Subtree, alpha_beta_visited, child_code, kept_children, restricted_distribution};
 use super::*;
 use crate::reproduce::{Experiment, Row, Scale, row};
 
@@ -36,17 +35,21 @@ fn playout(seed: u64, plies: usize) -> Vec<Connect4> {
 }
 
 /// Every path code of the restricted tree to the look-ahead depth, by a
-/// depth-first walk of the wrapper.
-fn walk(g: &PathGame<Connect4>, depth: u32, out: &mut Vec<u64>) {
-    out.push(g.path());
+/// depth-first walk of the game that keeps the recorded children of every
+/// node (all of them if none is recorded), as the restricting observer does.
+fn walk(g: &Connect4, code: u64, codes: &HashSet<u64>, depth: u32, out: &mut Vec<u64>) {
+    out.push(code);
     let mut moves = Vec::new();
     if depth == 0 || g.generate(&mut moves) != Status::Ongoing {
         return;
     }
-    for m in moves {
-        let mut c = g.clone();
+    let kept = kept_children(codes, code, &moves);
+    let kept = if kept.is_empty() { moves.clone() } else { kept };
+    for m in kept {
+        let i = moves.iter().position(|&x| x == m).unwrap();
+        let mut c = *g;
         c.play(m);
-        walk(&c, depth - 1, out);
+        walk(&c, child_code(code, i), codes, depth - 1, out);
     }
 }
 
@@ -69,7 +72,7 @@ fn default_costs_prefer_a_quick_loss_to_a_late_draw() {
     // plays the centre.
     let g = games_small::TicTacToe::from_moves("a1").unwrap();
     let dist = |costs| {
-        let mut a = rminimax_agent(10.0, costs, search_core::OutcomeOnly::default(), Limits::default()).unwrap();
+        let mut a = rminimax_agent(10.0, costs, search_core::OutcomeOnly::default(), Limits::full_tree()).unwrap();
         a.distribution(&g).unwrap()
     };
     let centre = |d: &[(u8, f64)]| d.iter().find(|m| m.0 == 4).unwrap().1;
@@ -108,33 +111,38 @@ fn restricted_tree_is_alpha_betas_visited_subtree() {
             }
             let v = alpha_beta_visited(&g, eval, LOOKAHEAD).unwrap();
             let full = Search::new(search_core::backup::Minimax, eval, Options::full_width())
-                .depth(LOOKAHEAD)
-                .run(&g)
+                .unwrap()
+                .run(&g, &Limits::depth(LOOKAHEAD))
                 .unwrap();
-            // Walking the restricted wrapper gives exactly the recorded nodes,
+            // Walking the restricted tree gives exactly the recorded nodes,
             // each once; and no more than the full tree has.
-            let root = restricted_root(&g, v.codes.clone());
             let mut codes = Vec::new();
-            walk(&root, LOOKAHEAD, &mut codes);
+            walk(&g, 0, &v.codes, LOOKAHEAD, &mut codes);
             let set: HashSet<u64> = codes.iter().copied().collect();
             assert_eq!(set.len(), codes.len());
             assert_eq!(set, v.codes);
             assert!(v.nodes <= full.stats.nodes);
             pruned_somewhere |= v.nodes < full.stats.nodes;
             // The restricted tree is a subtree of the full one: every recorded
-            // path is a legal path of the full tree (its walk above used the
-            // inner game's moves only), and the root keeps every move.
-            let (mut all, mut kept) = (Vec::new(), Vec::new());
+            // path is a legal path of the full tree (the walk above used the
+            // game's moves only), and the root keeps every move.
+            let mut all = Vec::new();
             g.generate(&mut all);
-            root.generate(&mut kept);
-            assert_eq!(all, kept, "alpha-beta searches every root move");
+            assert_eq!(all, kept_children(&v.codes, 0, &all), "alpha-beta searches every root move");
 
             // Rminimax at θ = ∞ with costs monotone in the evaluator's values
             // (cost = WIN_SCORE − value, no per-play cost) is minimax on the
-            // restricted tree: alpha-beta's value and move.
+            // restricted tree: alpha-beta's value and move. Restricted by the
+            // observer, it enters exactly the recorded nodes.
             let rule = Rminimax::with_costs(f64::INFINITY, UtilityCosts::new(0.0, WIN_SCORE).unwrap()).unwrap();
-            let r = Search::new(rule, PathEval(eval), Options::full_width()).depth(LOOKAHEAD).run(&root).unwrap();
-            assert!((r.value - (v.value - WIN_SCORE)).abs() < 1e-6, "{} vs {}", r.value, v.value);
+            let mut restrict = Subtree::restrict(v.codes.clone());
+            let r = Search::new(rule, eval, Options::full_width())
+                .unwrap()
+                .run_observed(&g, &Limits::depth(LOOKAHEAD), &mut restrict)
+                .unwrap();
+            assert_eq!(r.stats.nodes, v.nodes, "Rminimax enters the recorded nodes only");
+            let value = r.value.unwrap();
+            assert!((value - (v.value - WIN_SCORE)).abs() < 1e-6, "{value} vs {}", v.value);
             let best = v.best.unwrap();
             assert!(r.best_moves.contains(&best), "alpha-beta's {best} not among {:?}", r.best_moves);
         }
@@ -152,6 +160,29 @@ fn pruned_distribution_is_a_distribution_over_root_moves() {
     assert_eq!(d.len(), moves.len());
     assert!((d.iter().map(|m| m.1).sum::<f64>() - 1.0).abs() < 1e-9);
     assert!(sizes.restricted < sizes.full && sizes.positions == 1);
+}
+
+#[test]
+fn restricted_distribution_on_the_whole_tree_is_the_agents() {
+    // Recording a full-width search gives every node of the tree: the
+    // restricted distribution is then the Rminimax agent's own.
+    let eval = Connect4Eval::default();
+    let costs = super::figures::connect4_costs().unwrap();
+    for g in playout(9, 5) {
+        if g.status() != Status::Ongoing {
+            continue;
+        }
+        let mut record = Subtree::record();
+        let full = Search::new(search_core::backup::Minimax, eval, Options::full_width())
+            .unwrap()
+            .run_observed(&g, &Limits::depth(3), &mut record)
+            .unwrap();
+        let codes = record.into_codes();
+        assert_eq!(codes.len() as u64, full.stats.nodes);
+        let d = restricted_distribution(&g, codes, 0.3, costs, eval, 3).unwrap();
+        let mut agent = rminimax_agent(0.3, costs, eval, Limits::depth(3)).unwrap();
+        assert_eq!(d, agent.distribution(&g).unwrap());
+    }
 }
 
 fn synthetic(fig: Figure, r: impl Fn(f64, f64) -> (u32, u32, u32)) -> Vec<(String, Vec<Row>)> {
