@@ -3,7 +3,7 @@
 //! A thin dispatcher: it parses the command line ([`flags`]) and calls the
 //! `experiments` crate, where the tasks live; only `layering` is here.
 
-use std::process::ExitCode;
+use std::process::{Command as Process, ExitCode};
 
 use clap::{Parser, Subcommand};
 
@@ -32,10 +32,42 @@ enum Command {
     Layering,
     /// Regenerate every table and figure of the seed papers.
     Reproduce(flags::Reproduce),
-    /// Measure the library against its limits and against minimax-rs; write docs/benchmarks.md.
+    /// Measure the library against its limits and against minimax-rs (in the tuned `bench` profile); write
+    /// docs/benchmarks.md.
     Bench(flags::Bench),
     /// Run the kibitz chess engine on the Win At Chess suite.
     Wac(flags::Wac),
+}
+
+/// Set in the environment of the `xtask` that [`bench`] starts in the bench
+/// profile, so that it never starts another.
+const IN_BENCH_PROFILE: &str = "XTASK_BENCH_PROFILE";
+
+/// `cargo xtask bench`: measured in the tuned build. The `xtask` alias builds
+/// with `--release`, which has no LTO; `[profile.bench]` has the thin LTO
+/// and single codegen unit the figures assume. In any other profile the task
+/// builds and runs itself again with `cargo run --profile bench`, with the
+/// same arguments.
+fn bench(args: flags::Bench) -> TaskResult {
+    if tools::bench::built_with_bench_profile() {
+        return tools::bench::run(args.into());
+    }
+    if std::env::var_os(IN_BENCH_PROFILE).is_some() {
+        return Err(format!(
+            "started in the {} profile but running from {:?}: cannot tell the build profile",
+            tools::bench::BENCH_PROFILE,
+            std::env::current_exe().ok()
+        )
+        .into());
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Process::new(cargo);
+    cmd.args(["run", "--quiet", "--profile", tools::bench::BENCH_PROFILE, "--package", "xtask", "--"])
+        .args(std::env::args_os().skip(1))
+        .env(IN_BENCH_PROFILE, "1");
+    eprintln!("bench: measuring in the {} profile: {cmd:?}", tools::bench::BENCH_PROFILE);
+    let status = cmd.status()?;
+    if status.success() { Ok(()) } else { Err(format!("the bench-profile run failed ({status})").into()) }
 }
 
 fn main() -> ExitCode {
@@ -47,7 +79,7 @@ fn main() -> ExitCode {
         Command::Layering => layering::run(),
         Command::Reproduce(args) => reproduce::run(args.into()),
         Command::Wac(args) => tools::wac::run(args.into()),
-        Command::Bench(args) => tools::bench::run(args.into()),
+        Command::Bench(args) => bench(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

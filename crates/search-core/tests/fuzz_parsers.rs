@@ -332,13 +332,7 @@ fn moves_round_trip(t: &LiteralTree) -> Result<(), TestCaseError> {
 /// The property of the tree parser on any input: a typed error, or a tree
 /// within the depth bound that prints, parses back to the same tree, prints
 /// the same again, and whose moves round-trip.
-static OKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-static ERRS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 fn check_tree_text(input: &str) -> Result<Option<LiteralTree>, TestCaseError> {
-    let r = input.parse::<LiteralTree>();
-    if r.is_ok() { OKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed); } else { ERRS.fetch_add(1, std::sync::atomic::Ordering::Relaxed); }
-    if std::env::var_os("SHOWME").is_some() { eprintln!("{:?} -> {}", input, match &r { Ok(t) => t.to_string(), Err(e) => e.to_string() }); }
-    eprintln!("oks {} errs {}", OKS.load(std::sync::atomic::Ordering::Relaxed), ERRS.load(std::sync::atomic::Ordering::Relaxed));
     match input.parse::<LiteralTree>() {
         Err(e) => {
             check_parse_error(input, "tree", &e)?;
@@ -356,7 +350,7 @@ fn check_tree_text(input: &str) -> Result<Option<LiteralTree>, TestCaseError> {
             prop_assert_eq!(back.to_string(), printed.clone());
             prop_assert_eq!(format!("{t:?}"), format!("LiteralTree({printed})"));
             prop_assert!(depth(&t) <= LiteralTree::MAX_DEPTH);
-            prop_assert!(t.len() >= 1);
+            prop_assert!(!t.is_empty());
             moves_round_trip(&t)?;
             Ok(Some(t))
         }
@@ -626,7 +620,7 @@ fn chain(levels: usize, closed: bool) -> (String, Vec<usize>) {
     let mut text = String::new();
     let mut starts = Vec::new();
     for i in 0..levels {
-        if i > 0 && i % 3 == 0 {
+        if i > 0 && i.is_multiple_of(3) {
             text.push_str("1: "); // under the chance node of the level above
         }
         starts.push(text.len());
@@ -636,7 +630,7 @@ fn chain(levels: usize, closed: bool) -> (String, Vec<usize>) {
             _ => text.push_str("chance("),
         }
     }
-    if levels > 0 && levels % 3 == 0 {
+    if levels > 0 && levels.is_multiple_of(3) {
         text.push_str("1: ");
     }
     starts.push(text.len());
@@ -714,6 +708,34 @@ fn a_full_search_of_the_deepest_tree_is_complete() {
         assert_eq!(r.value, Some(3.0));
         assert!(r.complete, "{:?}", r.incomplete);
     });
+}
+
+#[test]
+fn error_positions_point_at_the_offending_text() {
+    let cases: &[(&str, usize)] = &[
+        ("max(1, ", 7),
+        // A bad word followed by whitespace: the word's start (this was a
+        // byte inside `é`, past the word, before the fix).
+        ("é [", 0),
+        ("+\u{2000}", 0),
+        ("max(1, x )", 7),
+        ("max(A= x )", 7),
+        ("max(A=\u{3000}ü\t)", 9),
+        ("max(1 : 2)", 6),
+        ("chance(x: 1)", 7),
+        ("chance(0.5: 1, 2)", 0),
+        ("chance(0.5: 1, 0.6: 2)", 0),
+        ("max(1) 2", 7),
+        ("max[inf](1)", 4),
+        ("1=2", 0),
+        ("", 0),
+    ];
+    for &(text, position) in cases {
+        match text.parse::<LiteralTree>() {
+            Err(GameError::Parse { what: "tree", position: p, .. }) => assert_eq!(p, position, "{text:?}"),
+            other => panic!("{text:?}: {other:?}"),
+        }
+    }
 }
 
 #[test]

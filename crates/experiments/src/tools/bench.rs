@@ -15,7 +15,14 @@
 //!
 //! Timed comparisons run interleaved (A B A B …, at least five pairs; two with
 //! `--quick`); the tables give the median of each side and the median, minimum
-//! and maximum of the per-pair ratios. Nothing asserts on time. The report is
+//! and maximum of the per-pair ratios. Nothing asserts on time.
+//!
+//! Everything is measured in the tuned build of the [`BENCH_PROFILE`] cargo
+//! profile (thin LTO, one codegen unit: what `cargo bench` uses), not in the
+//! `release` profile the other tools build with: the example runs with
+//! `cargo run --profile bench`, and `cargo xtask bench` reruns itself in that
+//! profile when started in another (see [`built_with_bench_profile`]). The
+//! report is
 //! printed as Markdown and written to `docs/benchmarks.md` (with `--quick`, to
 //! `target/benchmarks-quick.md`, so that a smoke run never overwrites the
 //! committed figures) with the machine, compiler, date and command.
@@ -121,6 +128,27 @@ pub fn run(args: Args) -> TaskResult {
     Ok(())
 }
 
+/// The cargo profile the figures are measured in: `[profile.bench]` of the
+/// workspace (thin LTO, one codegen unit).
+pub const BENCH_PROFILE: &str = "bench";
+
+/// The cargo profile the running executable was built with, from its path
+/// (`<target dir>/<profile>/<name>`; `debug` for the dev profile), if it
+/// can be told.
+pub fn build_profile() -> Option<String> {
+    let exe = std::env::current_exe().ok()?;
+    let dir = exe.parent()?;
+    // Test and example binaries live one level deeper (`deps`, `examples`).
+    let dir = if dir.ends_with("deps") || dir.ends_with("examples") { dir.parent()? } else { dir };
+    dir.file_name()?.to_str().map(str::to_string)
+}
+
+/// True if the running executable was built with [`BENCH_PROFILE`], so
+/// that what `run` measures in process is the tuned build.
+pub fn built_with_bench_profile() -> bool {
+    build_profile().as_deref() == Some(BENCH_PROFILE)
+}
+
 /// The workspace root (two levels above this crate's directory, `crates/experiments`).
 pub(crate) fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("experiments is inside the workspace").to_path_buf()
@@ -179,7 +207,7 @@ fn side_by_side(root: &Path, depths: &[u32], pairs: usize, quick: bool, report: 
     let positions = if quick { "5" } else { "20" };
     let mut cmd = Command::new(cargo);
     cmd.current_dir(root)
-        .args(["run", "--quiet", "--release", "-p", "benches", "--example", "side_by_side", "--"])
+        .args(["run", "--quiet", "--profile", BENCH_PROFILE, "-p", "benches", "--example", "side_by_side", "--"])
         .args(["--depths", &depths, "--pairs", &pairs.to_string(), "--positions", positions]);
     let out = run_example(&mut cmd)?;
     parse_side_by_side(&out, report)
@@ -255,11 +283,8 @@ where
     E: search_core::Evaluator<G> + Copy,
 {
     let rule = Rminimax::new(1.0).expect("θ = 1 is valid");
-    let (ours, theirs, a, b) = interleaved(
-        pairs,
-        || full_tree_nodes(rule, eval, root),
-        || full_tree_nodes(Minimax, eval, root),
-    );
+    let (ours, theirs, a, b) =
+        interleaved(pairs, || full_tree_nodes(rule, eval, root), || full_tree_nodes(Minimax, eval, root));
     report.timed.push(Timed {
         name: format!("{name}: Rminimax θ=1 ÷ minimax (full width)"),
         ours,
@@ -298,10 +323,7 @@ fn piom_vs_iom(quick: bool, report: &mut Report) {
             name: format!("random tree b{b} d{d} (arc sums): PIOM nodes ÷ IOM nodes"),
             ours: piom.stats.nodes as f64,
             reference: iom.stats.nodes as f64,
-            note: format!(
-                "root values {pv} / {iv}{}",
-                if pv == iv { " (equal)" } else { " (DIFFER)" }
-            ),
+            note: format!("root values {pv} / {iv}{}", if pv == iv { " (equal)" } else { " (DIFFER)" }),
             goal: None,
         });
     }
@@ -413,6 +435,11 @@ fn render(report: &Report, command: &str) -> String {
     );
     let _ = writeln!(s, "- Machine: {}", machine());
     let _ = writeln!(s, "- Compiler: {}", rustc_version());
+    let _ = writeln!(
+        s,
+        "- Build: cargo profile `{}` (the `side_by_side` example: `{BENCH_PROFILE}`)",
+        build_profile().unwrap_or_else(|| "unknown".into())
+    );
     let _ = writeln!(s, "- Date (UTC): {}\n", today());
     let _ = writeln!(s, "## Timed ratios (ours ÷ reference; interleaved pairs)\n");
     let _ = writeln!(

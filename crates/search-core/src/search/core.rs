@@ -66,8 +66,11 @@ pub(crate) struct Core<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> +
     /// An error found during the search (a NaN value, bad chance
     /// probabilities); the search stops as if aborted and returns it.
     error: Option<GameError>,
-    /// Some node was cut at [`MAX_PLY`] below an unlimited depth.
+    /// Some node was cut at [`MAX_PLY`] before the depth asked for.
     max_ply_hit: bool,
+    /// The depth asked for is beyond [`MAX_PLY`] (or unlimited): a horizon
+    /// at `MAX_PLY` is a cut, not the requested horizon.
+    beyond_max_ply: bool,
     opts: Options,
     /// Windows are used (the rule allows pruning and it is switched on).
     prunes: bool,
@@ -117,6 +120,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             path: Vec::new(),
             error: None,
             max_ply_hit: false,
+            beyond_max_ply: limits.depth.is_none_or(|d| d > MAX_PLY),
             opts,
             prunes,
             negamax,
@@ -386,9 +390,6 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
         let perspective = Self::perspective(turn);
         let mut node =
             NodeInfo { turn, perspective, root_player: self.root_player, ply, depth, static_value: None, children: 0 };
-        if ply >= MAX_PLY && depth > 0 {
-            self.max_ply_hit = true;
-        }
         let at_horizon = depth <= 0 || ply >= MAX_PLY;
         // If the game can tell its status without generating moves, the
         // moves are generated only when needed: never at a leaf, and at an
@@ -426,6 +427,9 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             return Some(self.s.rule.leaf(node, Leaf::Terminal { outcome, value }));
         }
         self.hit_horizon = true;
+        if ply >= MAX_PLY && (node.depth > 0 || self.beyond_max_ply) {
+            self.max_ply_hit = true;
+        }
         let value = if self.negamax && self.opts.quiescence && node.turn != Turn::Chance {
             self.stats.nodes -= 1; // the quiescence root is this node
             self.quiescence(state, ply, window, perspective)?

@@ -88,7 +88,9 @@ pub trait Observer<G: Game> {
     }
 
     /// Called on every node the search enters (not quiescence nodes), with
-    /// the moves from the root to it.
+    /// the moves from the root to it. Nodes searched after a null move
+    /// (null-move pruning passes instead of moving) are reported with the
+    /// path of the node that passed.
     fn node(&mut self, _path: &[G::Move], _state: &G) {}
 
     /// Called at every interior node below the root with its moves, before

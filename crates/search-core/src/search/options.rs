@@ -319,6 +319,12 @@ impl Options {
                 ));
             }
         }
+        if self.aspiration.is_some() && !self.iterative_deepening {
+            return Err(ParamError::new("aspiration", "needs iterative deepening (a previous iteration's value)"));
+        }
+        if self.tt_depth == TtDepth::AtLeast && self.table_mib == 0 {
+            return Err(ParamError::new("tt_depth", "TtDepth::AtLeast needs a transposition table"));
+        }
         if self.table_mib > 0 && !G::HASHED {
             return Err(ParamError::new("table_mib", "the game has no hash keys (Game::HASHED is false): set 0"));
         }

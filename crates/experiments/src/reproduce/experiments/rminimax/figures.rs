@@ -37,11 +37,11 @@ use std::hash::Hash;
 
 use games_small::{Connect4, Connect4Eval, TicTacToe};
 use rand::RngCore;
-use search_core::rng::sample_index;
 use search_core::arena::play_match;
 use search_core::backup::Minimax;
 use search_core::backup::rminimax::OutcomeCosts;
 use search_core::policy::rminimax_agent;
+use search_core::rng::sample_index;
 use search_core::search::{Limits, Options, Search};
 use search_core::{Agent, Game, GameError, OutcomeOnly, ParamError, Player, rng};
 use serde_json::{Value, json};
