@@ -63,8 +63,11 @@ impl GameError {
     /// let e = GameError::parse("move", "z9", 0, "unknown column");
     /// assert!(e.to_string().contains("unknown column"));
     /// ```
+    /// The input is [shortened](GameError::shorten) for the message (a
+    /// 50 MB line is never echoed back); `position` still counts bytes of
+    /// the whole input.
     pub fn parse(what: &'static str, input: impl Into<String>, position: usize, reason: impl Into<String>) -> Self {
-        GameError::Parse { what, input: input.into(), position, reason: reason.into() }
+        GameError::Parse { what, input: Self::shorten(&input.into()), position, reason: reason.into() }
     }
 
     /// Shortens a state's or an input's text for an error message: at most

@@ -552,7 +552,11 @@ proptest! {
     /// Move strings at the nodes of a literal tree: typed errors or moves
     /// that round-trip; a refused move leaves the state alone.
     #[test]
-    fn literal_tree_move_strings(spec in spec(), path in prop::collection::vec(any::<Index>(), 0..6), text in move_text()) {
+    fn literal_tree_move_strings(
+        spec in spec(),
+        path in prop::collection::vec(any::<Index>(), 0..6),
+        text in move_text(),
+    ) {
         let mut text_tree = String::new();
         render(&spec, &mut Style(0), &mut text_tree);
         let mut t: LiteralTree = text_tree.parse().expect("a valid tree");
@@ -570,7 +574,11 @@ proptest! {
     /// Random trees: every move round-trips along a random path; arbitrary
     /// move strings give typed errors; hash keys are those of the path.
     #[test]
-    fn random_tree_move_strings(tree in random_tree(), path in prop::collection::vec(any::<Index>(), 0..8), text in move_text()) {
+    fn random_tree_move_strings(
+        tree in random_tree(),
+        path in prop::collection::vec(any::<Index>(), 0..8),
+        text in move_text(),
+    ) {
         let mut s = tree;
         let mut played = Vec::new();
         let mut moves = Vec::new();
@@ -765,4 +773,14 @@ fn wide_trees_and_long_words() {
         let err = t.parse_move(&"y".repeat(1 << 20)).expect_err("no such label");
         assert!(err.to_string().len() < MAX_MESSAGE);
     });
+}
+
+/// `RandomTree::parse_move` quotes its whole input in the error: a
+/// megabyte-long move string comes back in the message
+/// (`GameError::shorten` exists for this).
+#[test]
+fn random_tree_move_errors_do_not_echo_long_inputs() {
+    let t = RandomTree::new(1, 3, 3, LeafModel::Uniform { min: 0, max: 9 }).unwrap();
+    let err = t.parse_move(&"9".repeat(1 << 20)).expect_err("not a u8");
+    assert!(err.to_string().len() < MAX_MESSAGE, "{} bytes", err.to_string().len());
 }

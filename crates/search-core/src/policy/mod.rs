@@ -38,4 +38,4 @@ pub use agent::{
 };
 pub use distribution::{EpsilonGreedy, Greedy, MoveDistribution, Softmax};
 pub use path::{PathAnalysis, PathChild, PathEval, PathStats, PathValue, TIE_TOLERANCE, TreePolicy};
-pub use solve::{EXACT_TOLERANCE, PolicyFamily, solve_exact};
+pub use solve::{EXACT_TOLERANCE, PolicyFamily, check_bracket, solve_exact};

@@ -18,7 +18,16 @@ pub const EXACT_TOLERANCE: f64 = 1e-12;
 /// Halvings before a solver gives up (far more than `f64` resolution needs).
 const MAX_STEPS: usize = 200;
 
-fn check_problem(target: f64, lo: f64, hi: f64) -> Result<(), ParamError> {
+/// Checks a root-finding problem for the policy solvers: a target entropy
+/// that is finite and `≥ 0`, and a finite bracket `lo < hi`.
+///
+/// ```
+/// use search_core::policy::check_bracket;
+/// assert!(check_bracket(0.9, 0.0, 1.0).is_ok());
+/// assert!(check_bracket(0.9, 1.0, 0.0).is_err());
+/// assert!(check_bracket(f64::NAN, 0.0, 1.0).is_err());
+/// ```
+pub fn check_bracket(target: f64, lo: f64, hi: f64) -> Result<(), ParamError> {
     if !(target.is_finite() && target >= 0.0) {
         return Err(ParamError::new("target entropy", format!("must be finite and >= 0, got {target}")));
     }
@@ -45,7 +54,7 @@ pub fn solve_exact<F>(mut entropy: F, target: f64, lo: f64, hi: f64) -> Result<f
 where
     F: FnMut(f64) -> Result<f64, GameError>,
 {
-    check_problem(target, lo, hi)?;
+    check_bracket(target, lo, hi)?;
     let (mut lo, mut hi) = (lo, hi);
     let f_lo = entropy(lo)? - target;
     let f_hi = entropy(hi)? - target;

@@ -275,7 +275,7 @@ impl Evaluator<LiteralTree> for LiteralEval {
 impl FromStr for LiteralTree {
     type Err = GameError;
 
-    /// Parses a tree in the literal syntax (see the [module documentation](self)).
+    /// Parses a tree in the literal syntax (see [`LiteralTree`]).
     ///
     /// The parser keeps its own stack (no recursion), and refuses trees
     /// deeper than [`LiteralTree::MAX_DEPTH`] plies: a long chain of nested
