@@ -39,35 +39,25 @@ enum Command {
     Wac(flags::Wac),
 }
 
-/// Set in the environment of the `xtask` that [`bench`] starts in the bench
-/// profile, so that it never starts another.
-const IN_BENCH_PROFILE: &str = "XTASK_BENCH_PROFILE";
-
 /// `cargo xtask bench`: measured in the tuned build. The `xtask` alias builds
 /// with `--release`, which has no LTO; `[profile.bench]` has the thin LTO
-/// and single codegen unit the figures assume. In any other profile the task
+/// and single codegen unit the figures assume. Unless this run was started
+/// in that profile (marked by [`tools::bench::PROFILE_ENV`]), the task
 /// builds and runs itself again with `cargo run --profile bench`, with the
 /// same arguments.
 fn bench(args: flags::Bench) -> TaskResult {
-    if tools::bench::built_with_bench_profile() {
+    use tools::bench::{BENCH_PROFILE, PROFILE_ENV, built_with_bench_profile};
+    if built_with_bench_profile() {
         return tools::bench::run(args.into());
-    }
-    if std::env::var_os(IN_BENCH_PROFILE).is_some() {
-        return Err(format!(
-            "started in the {} profile but running from {:?}: cannot tell the build profile",
-            tools::bench::BENCH_PROFILE,
-            std::env::current_exe().ok()
-        )
-        .into());
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Process::new(cargo);
-    cmd.args(["run", "--quiet", "--profile", tools::bench::BENCH_PROFILE, "--package", "xtask", "--"])
+    cmd.args(["run", "--quiet", "--profile", BENCH_PROFILE, "--package", "xtask", "--"])
         .args(std::env::args_os().skip(1))
-        .env(IN_BENCH_PROFILE, "1");
-    eprintln!("bench: measuring in the {} profile: {cmd:?}", tools::bench::BENCH_PROFILE);
+        .env(PROFILE_ENV, BENCH_PROFILE);
+    eprintln!("bench: building and running in the {BENCH_PROFILE} profile: {cmd:?}");
     let status = cmd.status()?;
-    if status.success() { Ok(()) } else { Err(format!("the bench-profile run failed ({status})").into()) }
+    if status.success() { Ok(()) } else { Err(format!("the {BENCH_PROFILE}-profile run failed ({status})").into()) }
 }
 
 fn main() -> ExitCode {

@@ -24,6 +24,60 @@ pub const PAPER_EPSILON_RANGE: (f64, f64) = (0.0001, 0.9999);
 /// Halvings before the bisection gives up (far more than `f64` resolution needs).
 const MAX_STEPS: usize = 200;
 
+/// The paper's bisection for the parameter whose entropy `entropy(x)` is
+/// within [`PAPER_TOLERANCE`] of `target`, starting from `[lo, hi]`, with `H`
+/// decreasing in `x`: `mid = (lo + hi)/2`; stop as soon as
+/// `|H(mid) − H₀| < PAPER_TOLERANCE` and return `mid`; otherwise `lo = mid`
+/// if `H(mid) > H₀`, else `hi = mid`. The answer is only within the tolerance
+/// in `H`, not in the parameter.
+///
+/// Errors: a target that is not finite and `≥ 0`, a bad bracket, an error
+/// from `entropy`, or no midpoint within the tolerance after 200 halvings
+/// (the target is out of reach in `[lo, hi]`).
+///
+/// ```
+/// use experiments::paper::bisect_paper;
+/// // H(x) = 2 − x on [0, 2]: the first midpoint, 1, has H = 1.
+/// let x = bisect_paper(|x| Ok(2.0 - x), 1.0, 0.0, 2.0)?;
+/// assert_eq!(x, 1.0);
+/// # Ok::<(), search_core::GameError>(())
+/// ```
+pub fn bisect_paper<F>(mut entropy: F, target: f64, lo: f64, hi: f64) -> Result<f64, GameError>
+where
+    F: FnMut(f64) -> Result<f64, GameError>,
+{
+    check_bracket(target, lo, hi)?;
+    let (mut lo, mut hi) = (lo, hi);
+    for _ in 0..MAX_STEPS {
+        let mid = (lo + hi) / 2.0;
+        let h = entropy(mid)?;
+        if (h - target).abs() < PAPER_TOLERANCE {
+            return Ok(mid);
+        }
+        if h > target {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Err(ParamError::new("target entropy", format!("{target} is not reached within the bracket")).into())
+}
+
+/// The paper's starting interval for `family`: [`PAPER_EPSILON_RANGE`] for
+/// ε, [`PAPER_THETA_RANGE`] for θ.
+///
+/// ```
+/// use experiments::paper::{PAPER_EPSILON_RANGE, paper_range};
+/// use search_core::policy::PolicyFamily;
+/// assert_eq!(paper_range(PolicyFamily::EpsilonGreedy), PAPER_EPSILON_RANGE);
+/// ```
+pub fn paper_range(family: PolicyFamily) -> (f64, f64) {
+    match family {
+        PolicyFamily::EpsilonGreedy => PAPER_EPSILON_RANGE,
+        _ => PAPER_THETA_RANGE,
+    }
+}
+
 /// The paper's bisection on a [`PathAnalysis`] (what was the inherent
 /// method `PathAnalysis::solve_paper` of `search-core`).
 pub trait SolvePaper {

@@ -20,12 +20,15 @@
 //! Everything is measured in the tuned build of the [`BENCH_PROFILE`] cargo
 //! profile (thin LTO, one codegen unit: what `cargo bench` uses), not in the
 //! `release` profile the other tools build with: the example runs with
-//! `cargo run --profile bench`, and `cargo xtask bench` reruns itself in that
-//! profile when started in another (see [`built_with_bench_profile`]). The
-//! report is
-//! printed as Markdown and written to `docs/benchmarks.md` (with `--quick`, to
-//! `target/benchmarks-quick.md`, so that a smoke run never overwrites the
-//! committed figures) with the machine, compiler, date and command.
+//! `cargo run --profile bench`, and `cargo xtask bench` reruns itself that
+//! way, marking the run with [`PROFILE_ENV`] (cargo puts the `bench`
+//! profile's executables in `target/release` too, so the path of an
+//! executable does not tell its profile).
+//!
+//! The report is printed as Markdown and written to `docs/benchmarks.md`
+//! (with `--quick`, to `target/benchmarks-quick.md`, so that a smoke run never
+//! overwrites the committed figures) with the machine, compiler, build
+//! profile, date and command.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -132,19 +135,18 @@ pub fn run(args: Args) -> TaskResult {
 /// workspace (thin LTO, one codegen unit).
 pub const BENCH_PROFILE: &str = "bench";
 
-/// The cargo profile the running executable was built with, from its path
-/// (`<target dir>/<profile>/<name>`; `debug` for the dev profile), if it
-/// can be told.
+/// The environment variable that `cargo xtask bench` sets, to the name of
+/// the profile, for the run it starts with `cargo run --profile bench`.
+pub const PROFILE_ENV: &str = "XTASK_BENCH_PROFILE";
+
+/// The cargo profile this run was built with, as [`PROFILE_ENV`] says
+/// (`None`: not started by `cargo xtask bench` in a given profile).
 pub fn build_profile() -> Option<String> {
-    let exe = std::env::current_exe().ok()?;
-    let dir = exe.parent()?;
-    // Test and example binaries live one level deeper (`deps`, `examples`).
-    let dir = if dir.ends_with("deps") || dir.ends_with("examples") { dir.parent()? } else { dir };
-    dir.file_name()?.to_str().map(str::to_string)
+    std::env::var(PROFILE_ENV).ok().filter(|p| !p.is_empty())
 }
 
-/// True if the running executable was built with [`BENCH_PROFILE`], so
-/// that what `run` measures in process is the tuned build.
+/// True if this run was started in [`BENCH_PROFILE`], so that what `run`
+/// measures in process is the tuned build.
 pub fn built_with_bench_profile() -> bool {
     build_profile().as_deref() == Some(BENCH_PROFILE)
 }
