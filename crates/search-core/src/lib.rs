@@ -40,6 +40,11 @@
 
 #![deny(missing_docs)]
 
+// The README's example is compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod agent;
 pub mod arena;
 pub mod backup;

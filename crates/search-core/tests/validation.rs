@@ -735,3 +735,43 @@ fn tracing_sees_exactly_the_nodes_counted() {
     s.run_observed(&t, &Limits::depth(5), &mut silent).unwrap();
     assert_eq!(silent.0, 0);
 }
+
+/// A value type without a conversion from numbers.
+#[derive(Debug, Clone, Copy)]
+struct Opaque(f64);
+
+impl search_core::backup::BackupValue for Opaque {
+    fn scalar(&self) -> f64 {
+        self.0
+    }
+}
+
+/// A max rule that claims to prune but whose values cannot be made from
+/// numbers (table hits and bounds could not be turned into values).
+struct OpaqueMax;
+
+impl Backup for OpaqueMax {
+    type Value = Opaque;
+    type Acc = f64;
+    const PRUNING: search_core::backup::Pruning = search_core::backup::Pruning::Negamax;
+    fn leaf(&self, _: &search_core::backup::NodeInfo, leaf: search_core::backup::Leaf) -> Opaque {
+        Opaque(leaf.value())
+    }
+    fn open(&self, _: &search_core::backup::NodeInfo) -> f64 {
+        f64::NEG_INFINITY
+    }
+    fn add(&self, _: &search_core::backup::NodeInfo, acc: &mut f64, c: &search_core::backup::ChildInfo, v: Opaque) {
+        *acc = acc.max(c.to_parent(v.0));
+    }
+    fn close(&self, _: &search_core::backup::NodeInfo, acc: f64) -> Opaque {
+        Opaque(acc)
+    }
+}
+
+#[test]
+fn a_pruning_rule_whose_values_cannot_be_made_from_numbers_is_refused() {
+    // Refused even at full width: the capability itself is inconsistent.
+    let e = refused::<LiteralTree, _, _>(OpaqueMax, LiteralEval, Options::full_width());
+    assert_eq!(e.name, "rule");
+    assert!(accepted::<LiteralTree, _, _>(Minimax, LiteralEval, Options::full_width()));
+}

@@ -3,7 +3,7 @@
 //! [`Search`](crate::search::Search) is built: an option that would do
 //! nothing is an error, never silently ignored.
 
-use crate::backup::{Backup, Pruning};
+use crate::backup::{Backup, BackupValue, Pruning};
 use crate::error::ParamError;
 use crate::eval::Evaluator;
 use crate::game::Game;
@@ -280,6 +280,12 @@ impl Options {
     /// assert!(Options::full_width().validate::<LiteralTree, Rminimax, _>(&LiteralEval).is_ok());
     /// ```
     pub fn validate<G: Game, R: Backup, E: Evaluator<G>>(&self, eval: &E) -> Result<(), ParamError> {
+        if R::PRUNING != Pruning::None && <R::Value as BackupValue>::from_scalar(0.0).is_none() {
+            return Err(ParamError::new(
+                "rule",
+                "a rule that prunes needs a value type made exactly from a number (BackupValue::from_scalar)",
+            ));
+        }
         let prunes = self.alpha_beta && R::PRUNING != Pruning::None;
         let negamax = prunes && R::PRUNING == Pruning::Negamax;
         if self.alpha_beta && R::PRUNING == Pruning::None {
