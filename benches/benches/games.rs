@@ -11,16 +11,16 @@ fn perft_benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft");
     group.sample_size(20);
     let ttt = TicTacToe::new();
-    group.bench_function(BenchmarkId::new("tictactoe", "d9"), |b| b.iter(|| perft(black_box(&ttt), 9)));
+    group.bench_function(BenchmarkId::new("tictactoe", "d9"), |b| b.iter(|| perft(black_box(&ttt), 9).unwrap()));
     let c4 = Connect4::standard();
-    group.bench_function(BenchmarkId::new("connect4_7x6", "d7"), |b| b.iter(|| perft(black_box(&c4), 7)));
+    group.bench_function(BenchmarkId::new("connect4_7x6", "d7"), |b| b.iter(|| perft(black_box(&c4), 7).unwrap()));
     let c44 = Connect4::new(4, 4).expect("4×4 fits");
-    group.bench_function(BenchmarkId::new("connect4_4x4", "d8"), |b| b.iter(|| perft(black_box(&c44), 8)));
+    group.bench_function(BenchmarkId::new("connect4_4x4", "d8"), |b| b.iter(|| perft(black_box(&c44), 8).unwrap()));
     for radius in [1u8, 2] {
         let g = Gobang::with_options(GobangOptions { radius, ..Default::default() }).expect("valid options");
         let g = Gobang::from_moves(g.options(), "h8 i9 g7").expect("legal moves");
         group.bench_function(BenchmarkId::new(format!("gobang_r{radius}"), "d3"), |b| {
-            b.iter(|| perft(black_box(&g), 3))
+            b.iter(|| perft(black_box(&g), 3).unwrap())
         });
     }
     group.finish();

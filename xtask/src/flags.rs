@@ -3,8 +3,38 @@
 
 use std::path::PathBuf;
 
+use clap::builder::RangedU64ValueParser;
 use experiments::reproduce::Shard;
-use experiments::tools::solve::DEFAULT_TABLE_MIB;
+use experiments::tools::solve::{DEFAULT_TABLE_MIB, MAX_TABLE_MIB};
+use experiments::tools::wac::MAX_HASH_MIB;
+
+/// The most worker threads a `--threads` flag accepts, per available core.
+pub(crate) const THREADS_PER_CORE: usize = 4;
+
+/// The most worker threads a `--threads` flag accepts:
+/// [`THREADS_PER_CORE`] × the available cores.
+pub(crate) fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).saturating_mul(THREADS_PER_CORE)
+}
+
+/// The value parser of every `--threads N` flag: `1..=`[`max_threads`].
+/// 0 is refused rather than given a meaning (leave the flag out for one
+/// thread per core), and so is anything above the cap (thousands of threads
+/// would only thrash).
+pub(crate) fn parse_threads(text: &str) -> Result<usize, String> {
+    let max = max_threads();
+    let n: usize = text.trim().parse().map_err(|_| format!("{text:?} is not a whole number of threads"))?;
+    match n {
+        0 => Err(format!("0 threads: give 1 to {max}, or leave --threads out for one per core")),
+        n if n > max => Err(format!("{n} threads is too many: at most {max} ({THREADS_PER_CORE} per core)")),
+        n => Ok(n),
+    }
+}
+
+/// The value parser of a table size in MiB: `1..=max`.
+fn table_mib(max: usize) -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::new().range(1..=max as u64)
+}
 
 /// Arguments of `cargo xtask demo`.
 #[derive(Debug, clap::Args)]
@@ -27,34 +57,69 @@ impl From<Demo> for experiments::tools::demo::Args {
     }
 }
 
-/// Arguments of `cargo xtask perft`.
+/// Arguments of `cargo xtask perft`: `perft GAME DEPTH [OPTIONS]`, each
+/// game with only its own options (`perft connect4 5 --fen ...` is refused).
 #[derive(Debug, clap::Args)]
+#[command(subcommand_value_name = "GAME", subcommand_help_heading = "Games")]
 pub(crate) struct Perft {
-    /// The game: tictactoe, connect4, gobang or chess.
-    game: String,
-    /// Depth in plies.
-    depth: u32,
-    /// Chess only: the root position as a FEN (default: the initial position).
-    #[arg(long)]
-    fen: Option<String>,
-    /// Connect-4 only: columns of the board.
-    #[arg(long, default_value_t = 7)]
-    width: usize,
-    /// Connect-4 only: rows of the board.
-    #[arg(long, default_value_t = 6)]
-    height: usize,
-    /// Gobang only: points per side of the board.
-    #[arg(long, default_value_t = 15)]
-    size: usize,
-    /// Gobang only: candidate moves lie within this distance of a stone.
-    #[arg(long, default_value_t = 2)]
-    radius: u8,
+    #[command(subcommand)]
+    game: PerftGame,
+}
+
+/// The games of `cargo xtask perft`, with their options.
+#[derive(Debug, clap::Subcommand)]
+pub(crate) enum PerftGame {
+    /// Tic-tac-toe.
+    #[command(name = "tictactoe")]
+    TicTacToe {
+        /// Depth in plies (at most 9).
+        depth: u32,
+    },
+    /// Connect-4.
+    #[command(name = "connect4")]
+    Connect4 {
+        /// Depth in plies (at most the cells of the board).
+        depth: u32,
+        /// Columns of the board.
+        #[arg(long, default_value_t = 7)]
+        width: usize,
+        /// Rows of the board.
+        #[arg(long, default_value_t = 6)]
+        height: usize,
+    },
+    /// Gobang.
+    #[command(name = "gobang")]
+    Gobang {
+        /// Depth in plies (at most the points of the board).
+        depth: u32,
+        /// Points per side of the board.
+        #[arg(long, default_value_t = 15)]
+        size: usize,
+        /// Candidate moves lie within this distance of a stone.
+        #[arg(long, default_value_t = 2)]
+        radius: u8,
+    },
+    /// Chess, without the optional draw rules (the published counts).
+    #[command(name = "chess")]
+    Chess {
+        /// Depth in plies (at most 20).
+        depth: u32,
+        /// The root position as a FEN (default: the initial position).
+        #[arg(long)]
+        fen: Option<String>,
+    },
 }
 
 impl From<Perft> for experiments::tools::perft::Args {
     fn from(a: Perft) -> Self {
-        let Perft { game, depth, fen, width, height, size, radius } = a;
-        Self { game, depth, fen, width, height, size, radius }
+        use experiments::tools::perft::Game;
+        let (game, depth) = match a.game {
+            PerftGame::TicTacToe { depth } => (Game::TicTacToe, depth),
+            PerftGame::Connect4 { depth, width, height } => (Game::Connect4 { width, height }, depth),
+            PerftGame::Gobang { depth, size, radius } => (Game::Gobang { size, radius }, depth),
+            PerftGame::Chess { depth, fen } => (Game::Chess { fen }, depth),
+        };
+        Self { game, depth }
     }
 }
 
@@ -74,8 +139,8 @@ pub(crate) struct Solve {
     /// Only win (1), draw (0) or loss (-1); EXPECTED is compared by sign.
     #[arg(long)]
     weak: bool,
-    /// Transposition-table size in MiB.
-    #[arg(long, default_value_t = DEFAULT_TABLE_MIB)]
+    /// Transposition-table size in MiB, 1 to 1048576 (search_core's MAX_TABLE_MIB).
+    #[arg(long, default_value_t = DEFAULT_TABLE_MIB, value_parser = table_mib(MAX_TABLE_MIB))]
     table_mib: usize,
     /// Keep the table between positions (by default it is emptied before
     /// each one, outside the timing, so node counts do not depend on the
@@ -106,14 +171,16 @@ pub(crate) struct Reproduce {
     /// List the experiments and exit.
     #[arg(long)]
     list: bool,
-    /// Master seed.
-    #[arg(long, default_value_t = 2013)]
-    seed: u64,
+    /// Master seed [default: 2013]. `merge` takes the shards' seed and scale
+    /// from their manifests (and refuses a different --seed, --quick or --full).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Output directory.
     #[arg(long, default_value = "reproduce-out")]
     out: PathBuf,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long)]
+    /// Worker threads, 1 to 4 per available core (default: one per core).
+    /// Results do not depend on it.
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// Run only a deterministic share `I/N` of the cells.
     #[arg(long)]
@@ -173,8 +240,8 @@ pub(crate) struct Wac {
     /// The backup rule (as the engine's `Backup` option).
     #[arg(long, default_value = "alphabeta")]
     backup: String,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 16)]
+    /// Transposition table size in MiB, 1 to 1024 (the engine's UCI `Hash` range).
+    #[arg(long, default_value_t = 16, value_parser = table_mib(MAX_HASH_MIB))]
     hash: usize,
     /// Print only the summary.
     #[arg(long)]
@@ -185,5 +252,111 @@ impl From<Wac> for experiments::tools::wac::Args {
     fn from(a: Wac) -> Self {
         let Wac { movetime, limit, epd, backup, hash, quiet } = a;
         Self { movetime, limit, epd, backup, hash, quiet }
+    }
+}
+
+/// Arguments of `cargo xtask fuzz`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Fuzz {
+    /// Cases per property (PROPTEST_CASES).
+    #[arg(long, default_value_t = crate::fuzz::DEFAULT_CASES, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) cases: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+    use clap::error::ErrorKind;
+
+    use super::*;
+    use crate::{Cli, Command};
+
+    fn parse(args: &[&str]) -> Result<Command, clap::Error> {
+        Cli::try_parse_from(std::iter::once("xtask").chain(args.iter().copied())).map(|cli| cli.command)
+    }
+
+    fn refused(args: &[&str]) -> clap::Error {
+        parse(args).expect_err(&format!("{args:?} should be refused"))
+    }
+
+    fn perft(args: &[&str]) -> experiments::tools::perft::Args {
+        match parse(args).unwrap() {
+            Command::Perft(p) => p.into(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn perft_options_belong_to_their_game() {
+        use experiments::tools::perft::Game;
+        // Each game takes only its own options (they used to be accepted
+        // and ignored).
+        let e = refused(&["perft", "connect4", "3", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"]);
+        assert_eq!(e.kind(), ErrorKind::UnknownArgument);
+        assert_eq!(refused(&["perft", "chess", "3", "--width", "5"]).kind(), ErrorKind::UnknownArgument);
+        assert_eq!(refused(&["perft", "tictactoe", "3", "--size", "9"]).kind(), ErrorKind::UnknownArgument);
+        assert_eq!(refused(&["perft", "gobang", "3", "--height", "9"]).kind(), ErrorKind::UnknownArgument);
+        assert_eq!(refused(&["perft", "connect4", "3", "--radius", "1"]).kind(), ErrorKind::UnknownArgument);
+        assert_eq!(refused(&["perft", "checkers", "3"]).kind(), ErrorKind::InvalidSubcommand);
+        // What each game does take.
+        let a = perft(&["perft", "connect4", "5", "--width", "5", "--height", "4"]);
+        assert_eq!((a.game, a.depth), (Game::Connect4 { width: 5, height: 4 }, 5));
+        let a = perft(&["perft", "connect4", "8"]);
+        assert_eq!((a.game, a.depth), (Game::Connect4 { width: 7, height: 6 }, 8));
+        let a = perft(&["perft", "chess", "--fen", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "2"]);
+        assert_eq!(a.game, Game::Chess { fen: Some("4k3/8/8/8/8/8/8/4K3 w - - 0 1".into()) });
+        let a = perft(&["perft", "gobang", "3", "--size", "9", "--radius", "1"]);
+        assert_eq!((a.game, a.depth), (Game::Gobang { size: 9, radius: 1 }, 3));
+        assert_eq!(perft(&["perft", "tictactoe", "9"]).game, Game::TicTacToe);
+        // The help's "at most 20" is the tool's limit.
+        assert_eq!(experiments::tools::perft::MAX_CHESS_DEPTH, 20);
+    }
+
+    #[test]
+    fn table_sizes_are_validated_by_the_parser() {
+        for bad in ["0", "-1", "1048577", "18446744073709551615", "18446744073709551616", "lots"] {
+            let e = refused(&["solve", "connect4", &format!("--table-mib={bad}")]);
+            assert_eq!(e.kind(), ErrorKind::ValueValidation, "{bad}: {e}");
+        }
+        let e = refused(&["solve", "connect4", "--table-mib", "17592186044416"]).to_string(); // 2^44
+        assert!(e.contains("1..=1048576"), "{e}");
+        for good in ["1", "64", "1048576"] {
+            assert!(parse(&["solve", "connect4", "--table-mib", good]).is_ok(), "{good}");
+        }
+        // The help's "1 to 1048576" is the library's limit.
+        assert_eq!(MAX_TABLE_MIB, 1 << 20);
+        for bad in ["0", "-3", "1025", "100000"] {
+            assert_eq!(refused(&["wac", &format!("--hash={bad}")]).kind(), ErrorKind::ValueValidation, "{bad}");
+        }
+        assert!(parse(&["wac", "--hash", "1024"]).is_ok());
+        assert_eq!(MAX_HASH_MIB, 1024);
+    }
+
+    #[test]
+    fn thread_counts_are_validated() {
+        let max = max_threads();
+        assert!(max >= THREADS_PER_CORE);
+        assert_eq!(parse_threads("1"), Ok(1));
+        assert_eq!(parse_threads(&max.to_string()), Ok(max));
+        assert!(parse_threads("0").unwrap_err().contains("leave --threads out"));
+        assert!(parse_threads(&(max + 1).to_string()).unwrap_err().contains("too many"));
+        for bad in ["100000", "-1", "two", ""] {
+            assert!(parse_threads(bad).is_err(), "{bad}");
+        }
+        // Through reproduce's flag.
+        for bad in ["0", "100000"] {
+            let e = refused(&["reproduce", "--list", "--threads", bad]);
+            assert_eq!(e.kind(), ErrorKind::ValueValidation, "{bad}: {e}");
+        }
+        assert!(parse(&["reproduce", "--list", "--threads", "1"]).is_ok());
+    }
+
+    #[test]
+    fn fuzz_cases_are_positive() {
+        assert_eq!(refused(&["fuzz", "--cases", "0"]).kind(), ErrorKind::ValueValidation);
+        match parse(&["fuzz"]).unwrap() {
+            Command::Fuzz(f) => assert_eq!(f.cases, crate::fuzz::DEFAULT_CASES),
+            other => panic!("{other:?}"),
+        }
     }
 }

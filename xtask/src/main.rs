@@ -1,7 +1,8 @@
 //! Project tasks, run as `cargo xtask <command>` (an alias in `.cargo/config.toml`).
 //!
 //! A thin dispatcher: it parses the command line ([`flags`]) and calls the
-//! `experiments` crate, where the tasks live; only `layering` is here.
+//! `experiments` crate, where the tasks live; only `layering` and `fuzz`
+//! (which drive cargo itself) are here.
 
 use std::process::{Command as Process, ExitCode};
 
@@ -10,6 +11,7 @@ use clap::{Parser, Subcommand};
 use experiments::{TaskResult, reproduce, tools};
 
 mod flags;
+mod fuzz;
 mod layering;
 
 /// Project tasks for the backup-rules workspace.
@@ -37,6 +39,8 @@ enum Command {
     Bench(flags::Bench),
     /// Run the kibitz chess engine on the Win At Chess suite.
     Wac(flags::Wac),
+    /// Run the property tests (test targets named fuzz_*) with many cases, timed.
+    Fuzz(flags::Fuzz),
 }
 
 /// `cargo xtask bench`: measured in the tuned build. The `xtask` alias builds
@@ -70,6 +74,7 @@ fn main() -> ExitCode {
         Command::Reproduce(args) => reproduce::run(args.into()),
         Command::Wac(args) => tools::wac::run(args.into()),
         Command::Bench(args) => bench(args),
+        Command::Fuzz(args) => fuzz::run(args.cases),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -20,10 +20,10 @@ fn chess_perft(c: &mut Criterion) {
     for (name, fen, depth) in POSITIONS {
         let game = ChessGame::from_fen(fen).expect("valid FEN").with_rules(Rules::PERFT);
         let native = game.position().clone();
-        assert_eq!(search_core::perft(&game, depth), shakmaty::perft(&native, depth));
+        assert_eq!(search_core::perft(&game, depth).unwrap(), shakmaty::perft(&native, depth));
         let id = format!("{name}/d{depth}");
         group.bench_with_input(BenchmarkId::new("game_trait", &id), &game, |b, g| {
-            b.iter(|| search_core::perft(black_box(g), depth))
+            b.iter(|| search_core::perft(black_box(g), depth).unwrap())
         });
         group.bench_with_input(BenchmarkId::new("shakmaty", &id), &native, |b, p| {
             b.iter(|| shakmaty::perft(black_box(p), depth))

@@ -14,8 +14,8 @@ use crate::{notation, ordering, zobrist};
 /// key, the keys of the positions before it (for repetitions) and the
 /// [`Rules`] in force.
 ///
-/// Searches copy it (`Clone`, under 300 bytes, no heap) and play moves on the
-/// copy. Moves are [`shakmaty::Move`], written and parsed in UCI notation.
+/// Searches copy it (`Clone`, about 1 KB, no heap: the repetition history
+/// is a fixed array of up to 100 keys) and play moves on the copy. Moves are [`shakmaty::Move`], written and parsed in UCI notation.
 ///
 /// # Game end
 ///
@@ -35,9 +35,10 @@ use crate::{notation, ordering, zobrist};
 ///   a position is also a draw when it occurred once before *strictly below*
 ///   the marked root (a repetition made wholly inside the search, which the
 ///   side to move could avoid or else repeat into a threefold). The history
-///   keeps the last [`HISTORY_CAPACITY`](crate::HISTORY_CAPACITY) positions
-///   since the last capture or pawn move (a null move also clears it);
-///   repetitions further back are not seen.
+///   keeps every position since the last capture or pawn move, up to the
+///   [`HISTORY_CAPACITY`](crate::HISTORY_CAPACITY) = 100 plies that the
+///   fifty-move rule allows (a null move also clears it); only a game played
+///   on past a fifty-move draw loses its oldest positions.
 ///
 /// # Example
 ///

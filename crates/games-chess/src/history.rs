@@ -1,12 +1,22 @@
 //! The repetition history: the Zobrist keys of the positions before the
-//! current one, since the last irreversible move, in a fixed-capacity ring
+//! current one, since the last irreversible move, in a fixed-capacity array
 //! that lives inside the state and is copied with it (no allocation).
+//!
+//! The fifty-move rule bounds the reversible part of a game: a position
+//! whose halfmove clock reaches 100 is a draw anyway, so the 100 positions
+//! before it are all a repetition can ever need. The history therefore keeps
+//! up to [`HISTORY_CAPACITY`] = 100 keys, which is the whole game since the
+//! last capture or pawn move whenever the fifty-move rule is in force.
 
-/// How many earlier positions the history keeps. A repetition whose earlier
-/// occurrences all lie further back than this is not seen.
-pub const HISTORY_CAPACITY: usize = 16;
+/// How many earlier positions the history keeps: the 100 reversible plies
+/// the fifty-move rule allows. Only when a game goes on past a fifty-move
+/// draw (the rule switched off, or a GUI playing on) are the oldest keys
+/// dropped, and a repetition whose earlier occurrences all lie more than 100
+/// plies back not seen.
+pub const HISTORY_CAPACITY: usize = 100;
 
-/// Keys of earlier positions, newest last; at most [`HISTORY_CAPACITY`].
+/// Keys of earlier positions in a ring, newest at `head − 1`; at most
+/// [`HISTORY_CAPACITY`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct History {
     keys: [u64; HISTORY_CAPACITY],
@@ -30,8 +40,9 @@ impl History {
     /// Appends `key` as the newest entry, dropping the oldest when full.
     #[inline]
     pub(crate) fn push(&mut self, key: u64) {
-        self.keys[usize::from(self.head)] = key;
-        self.head = ((usize::from(self.head) + 1) % HISTORY_CAPACITY) as u8;
+        let head = usize::from(self.head);
+        self.keys[head] = key;
+        self.head = if head + 1 == HISTORY_CAPACITY { 0 } else { head as u8 + 1 };
         if usize::from(self.len) < HISTORY_CAPACITY {
             self.len += 1;
         }
@@ -43,26 +54,37 @@ impl History {
         usize::from(self.len)
     }
 
-    /// The key `distance` plies back (1 = the parent), `1 ..= len()`.
+    /// The index of the key `distance` plies back, `1 ..= len()`.
     #[inline]
+    fn index(&self, distance: usize) -> usize {
+        let head = usize::from(self.head);
+        if distance <= head { head - distance } else { head + HISTORY_CAPACITY - distance }
+    }
+
+    /// The key `distance` plies back (1 = the parent), `1 ..= len()`.
+    #[cfg(test)]
     pub(crate) fn back(&self, distance: usize) -> u64 {
         debug_assert!(distance >= 1 && distance <= self.len());
-        let i = (usize::from(self.head) + HISTORY_CAPACITY - distance) % HISTORY_CAPACITY;
-        self.keys[i]
+        self.keys[self.index(distance)]
     }
 
     /// Scans for earlier occurrences of `key` with the same side to move
     /// (distances 4, 6, 8, ...: two plies back can never be the same
-    /// position). Returns `true` if `key` is a draw by repetition: either two
-    /// earlier occurrences (threefold), or one earlier occurrence strictly
-    /// less than `twofold_within` plies back (a repetition that lies wholly
-    /// inside the search, below its root).
+    /// position), over the whole history. Returns `true` if `key` is a draw
+    /// by repetition: either two earlier occurrences (threefold), or one
+    /// earlier occurrence strictly less than `twofold_within` plies back (a
+    /// repetition that lies wholly inside the search, below its root).
     #[inline]
     pub(crate) fn is_draw(&self, key: u64, twofold_within: usize) -> bool {
+        let len = self.len();
+        if len < 4 {
+            return false;
+        }
         let mut seen = 0;
         let mut d = 4;
-        while d <= self.len() {
-            if self.back(d) == key {
+        let mut i = self.index(4);
+        loop {
+            if self.keys[i] == key {
                 if d < twofold_within {
                     return true;
                 }
@@ -72,8 +94,11 @@ impl History {
                 }
             }
             d += 2;
+            if d > len {
+                return false;
+            }
+            i = if i >= 2 { i - 2 } else { i + HISTORY_CAPACITY - 2 };
         }
-        false
     }
 }
 
@@ -82,7 +107,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ring_keeps_the_newest_keys() {
+    fn history_keeps_the_newest_keys() {
         let mut h = History::new();
         for k in 0..(HISTORY_CAPACITY as u64 + 5) {
             h.push(k);
@@ -116,5 +141,30 @@ mod tests {
             odd.push(k);
         }
         assert!(!odd.is_draw(7, 100));
+        let mut odd = History::new();
+        for k in [7, 9, 9, 9, 7, 9, 9, 9, 9] {
+            odd.push(k);
+        }
+        assert!(!odd.is_draw(7, 0));
+    }
+
+    /// Item 2 of the robustness issue: the old 16-key ring missed a cycle
+    /// longer than 16 plies.
+    #[test]
+    fn repetitions_up_to_the_fifty_move_bound_are_seen() {
+        for cycle in [18usize, 20, 48] {
+            let mut h = History::new();
+            // The key 1 at distances 2·cycle and cycle, other keys between.
+            for i in 0..2 * cycle {
+                h.push(if i % cycle == 0 { 1 } else { 1000 + i as u64 });
+            }
+            assert!(h.is_draw(1, 0), "cycle {cycle}");
+        }
+        // The earliest occurrence 100 plies back still counts.
+        let mut h = History::new();
+        for i in 0..HISTORY_CAPACITY {
+            h.push(if i == 0 || i == 50 { 1 } else { 1000 + i as u64 });
+        }
+        assert!(h.is_draw(1, 0));
     }
 }

@@ -12,7 +12,8 @@
 //! use search_core::perft;
 //!
 //! let g = ChessGame::startpos().with_rules(Rules::PERFT);
-//! assert_eq!(perft(&g, 3), 8902);
+//! assert_eq!(perft(&g, 3)?, 8902);
+//! # Ok::<(), search_core::ParamError>(())
 //! ```
 
 #![deny(missing_docs)]

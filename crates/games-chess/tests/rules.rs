@@ -234,3 +234,115 @@ fn null_move() {
     assert!(!checked.play_null());
     assert_eq!(checked.hash_key(), key);
 }
+
+/// Item 2 of the robustness issue: the history kept 16 positions, so a
+/// threefold repetition whose cycle is longer than 16 plies was missed.
+/// Here a rook tours ten squares and comes back while the black king
+/// shuffles: a 20-ply cycle, the initial position a third time at ply 40.
+#[test]
+fn threefold_repetition_with_a_cycle_longer_than_sixteen_plies() {
+    let cycle = [
+        "a1a2", "h8g8", "a2a3", "g8h8", "a3a4", "h8g8", "a4a5", "g8h8", "a5a6", "h8g8", "a6b6", "g8h8", "b6c6", "h8g8",
+        "c6c1", "g8h8", "c1b1", "h8g8", "b1a1", "g8h8",
+    ];
+    let mut g = game("7k/8/8/8/8/8/8/R3K3 w - - 0 1");
+    for round in 0..2 {
+        for (i, mv) in cycle.iter().enumerate() {
+            assert_eq!(g.status(), Status::Ongoing, "round {round}, before move {i} ({mv})");
+            play(&mut g, &[mv]);
+        }
+    }
+    assert_eq!(g.status(), Status::Over(Outcome::Draw));
+    // Only the repetition rule decides it.
+    let no_repetition = Rules { repetition: false, ..Rules::STANDARD };
+    let mut g = game("7k/8/8/8/8/8/8/R3K3 w - - 0 1").with_rules(no_repetition);
+    for _ in 0..2 {
+        play(&mut g, &cycle);
+    }
+    assert_eq!(g.status(), Status::Ongoing);
+    // A cycle of 48 plies (the rook visits 24 distinct squares), thrice:
+    // 96 plies, within the fifty-move bound.
+    let tour = [
+        "a2", "a3", "a4", "a5", "a6", "a7", "b7", "c7", "d7", "e7", "f7", "f6", "f5", "f4", "f3", "f2", "e2", "d2", "c2",
+        "c3", "b3", "b2", "b1", "a1",
+    ];
+    let mut long = Vec::new();
+    let mut rook = "a1";
+    for to in tour {
+        long.push(format!("{rook}{to}"));
+        rook = to;
+    }
+    let mut g = game("7k/8/8/8/8/8/8/R3K3 w - - 0 1");
+    let kings = ["h8g8", "g8h8"];
+    for round in 0..2 {
+        for (i, mv) in long.iter().enumerate() {
+            assert_eq!(g.status(), Status::Ongoing, "round {round}, move {i}");
+            play(&mut g, &[mv.as_str(), kings[i % 2]]);
+        }
+    }
+    assert_eq!(g.position().halfmoves(), 96);
+    assert_eq!(g.status(), Status::Over(Outcome::Draw));
+}
+
+/// Item 6 of the robustness issue: `shakmaty`'s FEN parser is lenient;
+/// these are refused with a typed error.
+#[test]
+fn fens_are_parsed_strictly() {
+    for bad in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqK - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+        "rnbqkbnr/pppppppp/215/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8 w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/080/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ~KBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qq] w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/Qq w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR_w_KQkq_-_0_1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 +2+2",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - +1 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 99999999999",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR W KQkq - 0 1",
+        "",
+    ] {
+        match ChessGame::from_fen(bad) {
+            Err(GameError::Parse { what: "FEN", .. }) => {}
+            other => panic!("{bad:?}: {other:?}"),
+        }
+    }
+    for good in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 5",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR  w\tqkQK  -  0   0 ",
+        "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ] {
+        let g = ChessGame::from_fen(good).unwrap_or_else(|e| panic!("{good:?}: {e}"));
+        assert_eq!(ChessGame::from_fen(&g.fen()).unwrap().fen(), g.fen());
+    }
+    // Every position of the shared perft suite and WAC still parses.
+    for file in ["perftsuite.epd", "wac.epd"] {
+        let path = format!("{}/../../../shared/chess/{file}", env!("CARGO_MANIFEST_DIR"));
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let fen = line.split(';').next().unwrap().trim();
+            let fields: Vec<&str> = fen.split_whitespace().take(6).collect();
+            let fen = if fields.len() >= 6 && fields[4].parse::<u32>().is_ok() {
+                fields.join(" ")
+            } else {
+                fields[..4].join(" ")
+            };
+            ChessGame::from_fen(&fen).unwrap_or_else(|e| panic!("{file}: {fen}: {e}"));
+        }
+    }
+}

@@ -20,7 +20,12 @@ struct Kibitz {
 
 impl Kibitz {
     fn start() -> Kibitz {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz"))
+        Kibitz::start_with(&mut Command::new(env!("CARGO_BIN_EXE_kibitz")))
+    }
+
+    /// The engine started by `command` (which must run it in the end).
+    fn start_with(command: &mut Command) -> Kibitz {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -274,6 +279,58 @@ fn end_of_input_ends_the_engine_even_mid_search() {
             break;
         }
         assert!(t.elapsed() < Duration::from_secs(2), "kibitz kept running after end of input");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Item 1 of the robustness issue, with allocations that really fail: the
+/// engine runs with its address space limited to 500 MiB (`ulimit -v`).
+/// A `Hash` that cannot be allocated keeps the old table and says so;
+/// options that do not size the table allocate nothing (they used to build
+/// a second table next to the first, and fail); a rule switch that needs a
+/// new table makes room by dropping the tables no longer in use; the engine
+/// plays on throughout.
+#[cfg(target_os = "linux")]
+#[test]
+fn allocation_failures_keep_the_old_table_and_the_engine_going() {
+    let script = format!("ulimit -v {} && exec \"$0\"", 500 * 1024);
+    let mut k = Kibitz::start_with(Command::new("sh").arg("-c").arg(script).arg(env!("CARGO_BIN_EXE_kibitz")));
+    let game = ChessGame::startpos();
+    assert_eq!(k.sync(&game), ["readyok"]);
+    k.go(&game, "go depth 3", Duration::from_secs(10));
+
+    k.send("setoption name Hash value 1024");
+    let r = k.sync(&game);
+    assert_eq!(r.len(), 2, "{r:?}");
+    assert!(r[0].starts_with("info string Hash 1024 MiB not applied"), "{r:?}");
+    assert!(r[0].ends_with("keeping the table of 16 MiB"), "{r:?}");
+    k.go(&game, "go depth 3", Duration::from_secs(10));
+
+    // 256 MiB fits once, not twice.
+    for line in [
+        "setoption name Hash value 256",
+        "setoption name Seed value 3",
+        "setoption name Theta value 2",
+        "setoption name Backup value minimax",
+        "setoption name Backup value alphabeta",
+        "setoption name Backup value iom",
+        "setoption name Backup value alphabeta",
+    ] {
+        k.send(line);
+        assert_eq!(k.sync(&game), ["readyok"], "{line}");
+    }
+    k.send("setoption name Hash value 1000");
+    let r = k.sync(&game);
+    assert!(r[0].starts_with("info string Hash 1000 MiB not applied") && r[0].ends_with("of 256 MiB"), "{r:?}");
+    k.go(&game, "go depth 4", Duration::from_secs(10));
+    k.send("quit");
+    let t = Instant::now();
+    loop {
+        if let Some(status) = k.child.try_wait().unwrap() {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        assert!(t.elapsed() < Duration::from_secs(5), "kibitz did not quit");
         std::thread::sleep(Duration::from_millis(10));
     }
 }

@@ -12,8 +12,9 @@
 //! use search_core::{perft, Evaluator};
 //!
 //! let start = Connect4::standard();
-//! assert_eq!(perft(&start, 4), 2401);
+//! assert_eq!(perft(&start, 4)?, 2401);
 //! assert_eq!(Connect4Eval::default().evaluate(&start), 0.0);
+//! # Ok::<(), search_core::ParamError>(())
 //! ```
 
 #![deny(missing_docs)]

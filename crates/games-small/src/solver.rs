@@ -484,6 +484,57 @@ impl Solver {
     }
 }
 
+/// One line of a connect-4 test set (Pons' format, what
+/// `cargo xtask solve connect4` reads): `MOVES [EXPECTED]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TestLine<'a> {
+    /// The move text, as written on the line (empty for the empty board).
+    pub moves: &'a str,
+    /// The position after `moves` from the empty board.
+    pub position: Connect4,
+    /// The expected score, if the line gives one.
+    pub expected: Option<i32>,
+}
+
+/// Parses one line of a connect-4 test set for a `width × height` board:
+/// `MOVES [EXPECTED]`, the move sequence from the empty board in
+/// [`Connect4::from_moves`]'s notation, then optionally the expected score
+/// (an integer), separated by whitespace.
+///
+/// MOVES is the text before the first whitespace character: the start of
+/// the line is not trimmed, so a line that begins with whitespace has no
+/// moves and is the empty board (` 0`: the empty board, expected score 0).
+/// Trailing whitespace (a `\r` included) is ignored.
+///
+/// Returns `Ok(None)` for a line of whitespace only (nothing to solve).
+///
+/// Errors: [`GameError::Parse`] for an EXPECTED that is not an integer or a
+/// third field; the errors of [`Connect4::from_moves`] for the moves (a bad
+/// board size, a character that names no column, a full column, a move after
+/// the game ended).
+pub fn parse_test_line(line: &str, width: usize, height: usize) -> Result<Option<TestLine<'_>>, GameError> {
+    if line.trim().is_empty() {
+        return Ok(None);
+    }
+    let moves = line.split(char::is_whitespace).next().unwrap_or("");
+    let rest = &line[moves.len()..];
+    let mut fields = rest.split_whitespace();
+    let field_at = |field: &str| field.as_ptr() as usize - line.as_ptr() as usize;
+    let expected = match fields.next() {
+        None => None,
+        Some(s) => Some(s.parse::<i32>().map_err(|_| {
+            let reason = format!("score {:?} is not an integer", GameError::shorten(s));
+            GameError::parse("test line", line, field_at(s), reason)
+        })?),
+    };
+    if let Some(extra) = fields.next() {
+        let reason = format!("unexpected {:?} after the expected score", GameError::shorten(extra));
+        return Err(GameError::parse("test line", line, field_at(extra), reason));
+    }
+    let position = Connect4::from_moves(width, height, moves)?;
+    Ok(Some(TestLine { moves, position, expected }))
+}
+
 /// The pivot of the next null-window probe of `[lo, hi]` (`lo < hi`), in
 /// `lo..hi`: see [`Solver::solve`].
 #[inline]

@@ -241,13 +241,13 @@ fn perft_matches_naive() {
         let g = Gobang::with_options(o).unwrap();
         let n = Naive::new(o);
         for d in 0..=3 {
-            assert_eq!(perft(&g, d), n.perft(d), "{o:?} depth {d}");
+            assert_eq!(perft(&g, d).unwrap(), n.perft(d), "{o:?} depth {d}");
         }
     }
     let g = Gobang::default();
-    assert_eq!(perft(&g, 1), 1);
-    assert_eq!(perft(&g, 2), 24);
-    assert_eq!(perft(&Gobang::with_options(opts(15, FiveRule::Freestyle, 1, Opening::Centre)).unwrap(), 2), 8);
+    assert_eq!(perft(&g, 1).unwrap(), 1);
+    assert_eq!(perft(&g, 2).unwrap(), 24);
+    assert_eq!(perft(&Gobang::with_options(opts(15, FiveRule::Freestyle, 1, Opening::Centre)).unwrap(), 2).unwrap(), 8);
 }
 
 #[test]

@@ -349,38 +349,52 @@ impl<G: Game> fmt::Debug for MoveDisplay<'_, G> {
 
 /// Counts the leaves of the move tree of `depth` plies below `state`
 /// (positions after exactly `depth` moves; finished games before that count
-/// as nothing), through the [`Game`] trait. One move buffer per ply.
+/// as nothing), through the [`Game`] trait. One move buffer per ply, grown
+/// as the walk goes down.
+///
+/// Errors: a depth above [`MAX_PLY`](crate::MAX_PLY) (the walk recurses once
+/// per ply; no depth a caller can ask for may overflow the stack).
 ///
 /// ```
 /// # use search_core::tree::LiteralTree;
 /// use search_core::perft;
 /// let t: LiteralTree = "max(min(1, 2), min(3, max(4, 5, 6)))".parse().unwrap();
-/// assert_eq!(perft(&t, 1), 2);
-/// assert_eq!(perft(&t, 2), 4);
-/// assert_eq!(perft(&t, 3), 3);
+/// assert_eq!(perft(&t, 1)?, 2);
+/// assert_eq!(perft(&t, 2)?, 4);
+/// assert_eq!(perft(&t, 3)?, 3);
+/// assert!(perft(&t, 100_000).is_err());
+/// # Ok::<(), search_core::ParamError>(())
 /// ```
-pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
-    let mut buffers: Vec<Vec<G::Move>> = (0..depth).map(|_| Vec::new()).collect();
-    perft_rec(state, depth, &mut buffers)
+pub fn perft<G: Game>(state: &G, depth: u32) -> Result<u64, crate::ParamError> {
+    if depth > crate::MAX_PLY {
+        return Err(crate::ParamError::new("depth", format!("perft goes at most {} plies deep", crate::MAX_PLY)));
+    }
+    let mut buffers: Vec<Vec<G::Move>> = Vec::new();
+    Ok(perft_rec(state, depth, 0, &mut buffers))
 }
 
-fn perft_rec<G: Game>(state: &G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u64 {
+fn perft_rec<G: Game>(state: &G, depth: u32, ply: usize, buffers: &mut Vec<Vec<G::Move>>) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
+    if buffers.len() <= ply {
+        buffers.push(Vec::new());
+    }
+    let mut moves = std::mem::take(&mut buffers[ply]);
     moves.clear();
-    if let Status::Over(_) = state.generate(moves) {
-        return 0;
-    }
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    let mut total = 0;
-    for &mv in moves.iter() {
-        let mut child = state.clone();
-        child.play(mv);
-        total += perft_rec(&child, depth - 1, rest);
-    }
+    let total = match state.generate(&mut moves) {
+        Status::Over(_) => 0,
+        Status::Ongoing if depth == 1 => moves.len() as u64,
+        Status::Ongoing => {
+            let mut total = 0;
+            for &mv in moves.iter() {
+                let mut child = state.clone();
+                child.play(mv);
+                total += perft_rec(&child, depth - 1, ply + 1, buffers);
+            }
+            total
+        }
+    };
+    buffers[ply] = moves;
     total
 }

@@ -11,23 +11,35 @@
 //! shard directories. When every cell of an experiment is present, its
 //! outputs are written: `OUT/<name>.json`, `OUT/<name>.csv`, an SVG where the
 //! paper has a figure, and its section of `OUT/report.md`.
+//!
+//! Nothing lost, nothing silently wrong (see `store.rs`): every file is
+//! written atomically; a saved cell carries a checksum of its rows and of
+//! what made them (experiment, cell, seeds, scale, the experiment's
+//! [`Experiment::version`] and parameters), and one that fails the check is
+//! recomputed with a warning; `OUT/manifest.json` ties the directory to one
+//! seed and scale, and a run or merge of another is refused; `--out` is
+//! checked writable before the first cell is computed.
 
 mod experiments;
 mod output;
 mod plot;
 mod stats;
+mod store;
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::TaskResult;
+pub(crate) use store::write_atomic;
+use store::{CellKey, Loaded, RunKey};
 
 /// A flat result row.
 pub(crate) type Row = Map<String, Value>;
@@ -70,6 +82,9 @@ impl Scale {
             Scale::Full => "full",
         }
     }
+    fn from_name(name: &str) -> Option<Scale> {
+        [Scale::Quick, Scale::Default, Scale::Full].into_iter().find(|s| s.name() == name)
+    }
 }
 
 /// What an experiment produces from all its cells.
@@ -91,8 +106,15 @@ pub(crate) trait Experiment: Sync {
     fn source(&self) -> &'static str;
     /// One line on what is computed.
     fn description(&self) -> &'static str;
-    /// The parameters at this scale (recorded in the outputs; a change
-    /// invalidates saved cells).
+    /// The version of the code that computes a cell (`run_cell` and all it
+    /// calls, in this crate or the library), recorded in every saved cell.
+    /// **Bump it whenever a change can alter what `run_cell` returns for the
+    /// same cell, seed and parameters**: saved cells of another version are
+    /// recomputed, never reused. A change to `finish` alone needs no bump
+    /// (outputs are rebuilt from the cells on every run).
+    fn version(&self) -> u32;
+    /// The parameters at this scale (recorded in the outputs and in every
+    /// saved cell; a change invalidates saved cells).
     fn params(&self, scale: Scale) -> Value;
     /// The cells, in a fixed order.
     fn cells(&self, scale: Scale) -> Vec<String>;
@@ -120,6 +142,12 @@ pub struct Shard {
     count: usize,
 }
 
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
 impl FromStr for Shard {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
@@ -133,6 +161,9 @@ impl FromStr for Shard {
     }
 }
 
+/// The master seed when `--seed` is not given (a merge takes its shards').
+pub const DEFAULT_SEED: u64 = 2013;
+
 /// Arguments of `cargo xtask reproduce`.
 #[derive(Debug, Clone)]
 pub struct Args {
@@ -145,8 +176,9 @@ pub struct Args {
     pub full: bool,
     /// List the experiments and exit.
     pub list: bool,
-    /// Master seed.
-    pub seed: u64,
+    /// Master seed (default [`DEFAULT_SEED`]; a merge takes the shards'
+    /// seed, and refuses a different one).
+    pub seed: Option<u64>,
     /// Output directory.
     pub out: PathBuf,
     /// Worker threads (default: all cores). Results do not depend on it.
@@ -164,11 +196,11 @@ pub fn run(args: Args) -> TaskResult {
         return Ok(());
     }
     let scale = if args.quick {
-        Scale::Quick
+        Some(Scale::Quick)
     } else if args.full {
-        Scale::Full
+        Some(Scale::Full)
     } else {
-        Scale::Default
+        None
     };
     if let Some(n) = args.threads {
         rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global()?;
@@ -178,8 +210,10 @@ pub fn run(args: Args) -> TaskResult {
         if dirs.is_empty() {
             return Err("merge needs at least one shard directory".into());
         }
-        merge(&dirs, &args.out)?;
-        return finish_all(&all, scale, args.seed, &args.out, None);
+        let (key, names, shards) = shards_run(&dirs, args.seed, scale)?;
+        let _lock = store::open_out(&args.out, key, &names, &shards)?;
+        merge(&all, key, &dirs, &args.out)?;
+        return finish_all(&all, key, &args.out, &names, &Origin::Merge { shards });
     }
     let selected: Vec<&dyn Experiment> = if args.names.is_empty() {
         all.iter().map(|e| e.as_ref()).collect()
@@ -193,15 +227,18 @@ pub fn run(args: Args) -> TaskResult {
         }
         v
     };
-    let config = RunConfig { scale, seed: args.seed, out: args.out.clone(), shard: args.shard };
+    let key = RunKey { seed: args.seed.unwrap_or(DEFAULT_SEED), scale: scale.unwrap_or(Scale::Default) };
+    let names: Vec<String> = selected.iter().map(|e| e.name().to_string()).collect();
+    // Before any compute: the directory is writable, is ours, and is this run's.
+    let share = args.shard.map_or("all".to_string(), |s| s.to_string());
+    let _lock = store::open_out(&args.out, key, &names, &[share])?;
+    let config = RunConfig { key, out: args.out.clone(), shard: args.shard };
     run_cells(&selected, &config)?;
-    let names: Vec<&str> = selected.iter().map(|e| e.name()).collect();
-    finish_all(&all, scale, args.seed, &args.out, Some(&names))
+    finish_all(&all, key, &args.out, &names, &if args.shard.is_some() { Origin::Shard } else { Origin::Run })
 }
 
 struct RunConfig {
-    scale: Scale,
-    seed: u64,
+    key: RunKey,
     out: PathBuf,
     shard: Option<Shard>,
 }
@@ -220,50 +257,57 @@ fn cell_path(out: &Path, experiment: &str, cell: &str) -> PathBuf {
     out.join("cells").join(experiment).join(format!("{}.json", cell.replace(['/', ' '], "_")))
 }
 
-/// A saved cell, if it exists and was made with the same seed and parameters.
-fn load_cell(path: &Path, seed: u64, params: &Value) -> Option<Vec<Row>> {
-    let text = fs::read_to_string(path).ok()?;
-    let v: Value = serde_json::from_str(&text).ok()?;
-    if v.get("seed")?.as_u64()? != seed || v.get("params")? != params {
-        return None;
-    }
-    let rows = v.get("rows")?.as_array()?;
-    rows.iter().map(|r| r.as_object().cloned()).collect()
+/// Loads the saved cell `cell` of `e` in `dir`, checked against this run.
+fn load_cell(dir: &Path, e: &dyn Experiment, key: RunKey, params: &Value, cell: &str) -> Loaded {
+    let seed = cell_seed(key.seed, e.seed_group(), cell);
+    let ck = CellKey { experiment: e.name(), cell, run: key, seed, version: e.version(), params };
+    store::load(&cell_path(dir, e.name(), cell), &ck)
 }
 
-/// Writes a file atomically (temporary file, then rename).
-pub(crate) fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir)?;
-    }
-    let tmp = path.with_extension("tmp");
-    fs::write(&tmp, contents)?;
-    fs::rename(tmp, path)
+/// A cell found in another run's directory: never used.
+fn foreign_error(path: &Path, theirs: RunKey, ours: RunKey) -> String {
+    format!("{} is a cell of another run ({theirs}, not {ours}): refusing to mix runs", path.display())
 }
 
 fn run_cells(selected: &[&dyn Experiment], config: &RunConfig) -> TaskResult {
     // The global cell list, in a fixed order; the shard takes its share.
     let mut work = Vec::new();
+    let mut foreign = Vec::new();
     let mut index = 0usize;
     for e in selected {
-        let params = e.params(config.scale);
-        for cell in e.cells(config.scale) {
+        let params = e.params(config.key.scale);
+        for cell in e.cells(config.key.scale) {
             let mine = config.shard.is_none_or(|s| index % s.count == s.index);
             index += 1;
             if !mine {
                 continue;
             }
-            let seed = cell_seed(config.seed, e.seed_group(), &cell);
+            let seed = cell_seed(config.key.seed, e.seed_group(), &cell);
             let path = cell_path(&config.out, e.name(), &cell);
-            if load_cell(&path, seed, &params).is_some() {
-                continue;
+            match load_cell(&config.out, *e, config.key, &params, &cell) {
+                Loaded::Valid { .. } => continue,
+                Loaded::Absent => {}
+                Loaded::Corrupt(why) => {
+                    let aside = store::rejected_path(&path);
+                    let moved = fs::rename(&path, &aside).is_ok();
+                    eprintln!(
+                        "warning: {}: {why}; {}recomputing it",
+                        path.display(),
+                        if moved { format!("moved aside to {}, ", aside.display()) } else { String::new() }
+                    );
+                }
+                Loaded::Stale(why) => eprintln!("note: {}: {why}; recomputing it", path.display()),
+                Loaded::Foreign(theirs) => foreign.push(foreign_error(&path, theirs, config.key)),
             }
             work.push((*e, cell, seed, path, params.clone()));
         }
     }
+    if !foreign.is_empty() {
+        return Err(foreign.join("\n").into());
+    }
     let total = index;
-    if config.scale == Scale::Full {
-        let known: f64 = selected.iter().filter_map(|e| e.cpu_seconds(config.scale)).sum();
+    if config.key.scale == Scale::Full {
+        let known: f64 = selected.iter().filter_map(|e| e.cpu_seconds(config.key.scale)).sum();
         let threads = rayon::current_num_threads() as f64;
         let share = config.shard.map_or(1.0, |s| 1.0 / s.count as f64);
         eprintln!(
@@ -276,8 +320,8 @@ fn run_cells(selected: &[&dyn Experiment], config: &RunConfig) -> TaskResult {
     }
     eprintln!(
         "reproduce: {} scale, seed {}, {} cells to run ({} in all{})",
-        config.scale.name(),
-        config.seed,
+        config.key.scale.name(),
+        config.key.seed,
         work.len(),
         total,
         config.shard.map_or(String::new(), |s| format!(", shard {}/{}", s.index, s.count))
@@ -288,69 +332,145 @@ fn run_cells(selected: &[&dyn Experiment], config: &RunConfig) -> TaskResult {
             .expect("static template")
             .progress_chars("=> "),
     );
+    // Once a cell cannot be saved (a full disk, a removed directory), no
+    // further cell is started: its compute would be lost too.
+    let save_failed = AtomicBool::new(false);
+    let skipped = AtomicUsize::new(0);
     let failures: Vec<String> = work
         .par_iter()
         .filter_map(|(e, cell, seed, path, params)| {
+            if save_failed.load(Ordering::Relaxed) {
+                skipped.fetch_add(1, Ordering::Relaxed);
+                return None;
+            }
             let started = Instant::now();
-            let result = e.run_cell(config.scale, cell, *seed);
+            let result = e.run_cell(config.key.scale, cell, *seed);
             bar.inc(1);
             bar.set_message(format!("{}/{}", e.name(), cell));
             match result {
                 Ok(rows) => {
-                    let saved = json!({
-                        "experiment": e.name(),
-                        "cell": cell,
-                        "seed": seed,
-                        "params": params,
-                        "seconds": started.elapsed().as_secs_f64(),
-                        "rows": rows,
-                    });
-                    let text = serde_json::to_string_pretty(&saved).expect("rows serialise");
-                    write_atomic(path, &text).err().map(|err| format!("{}/{cell}: cannot save: {err}", e.name()))
+                    let ck = CellKey {
+                        experiment: e.name(),
+                        cell,
+                        run: config.key,
+                        seed: *seed,
+                        version: e.version(),
+                        params,
+                    };
+                    let text = store::cell_text(&ck, started.elapsed().as_secs_f64(), &rows);
+                    write_atomic(path, &text).err().map(|err| {
+                        save_failed.store(true, Ordering::Relaxed);
+                        format!("{}/{cell}: cannot save {}: {err}", e.name(), path.display())
+                    })
                 }
                 Err(err) => Some(format!("{}/{cell}: {err}", e.name())),
             }
         })
         .collect();
     bar.finish_and_clear();
+    let skipped = skipped.into_inner();
     if failures.is_empty() {
         Ok(())
     } else {
-        Err(format!("{} cells failed:\n  {}", failures.len(), failures.join("\n  ")).into())
+        Err(format!(
+            "{} cells failed:\n  {}{}",
+            failures.len(),
+            failures.join("\n  "),
+            if skipped > 0 { format!("\n{skipped} cells not started after a failed save") } else { String::new() }
+        )
+        .into())
     }
 }
 
-/// Copies the cells of every shard directory into `out`.
-fn merge(dirs: &[PathBuf], out: &Path) -> TaskResult {
-    let mut copied = 0;
+/// The run the shard directories hold (from their manifests), the
+/// experiments and the shares run into them. Shards of different seeds or
+/// scales, or a `--seed`/`--quick`/`--full` that is not theirs, are refused.
+fn shards_run(
+    dirs: &[PathBuf],
+    seed: Option<u64>,
+    scale: Option<Scale>,
+) -> Result<(RunKey, Vec<String>, Vec<String>), String> {
+    let mut found: Vec<(&PathBuf, store::Manifest)> = Vec::new();
     for dir in dirs {
-        let cells = dir.join("cells");
-        let Ok(experiments) = fs::read_dir(&cells) else {
-            return Err(format!("{} has no cells/ directory", dir.display()).into());
-        };
-        for exp in experiments {
-            let exp = exp?;
-            for file in fs::read_dir(exp.path())? {
-                let file = file?;
-                if file.path().extension().is_none_or(|e| e != "json") {
+        if !dir.is_dir() {
+            return Err(format!("merge: {} is not a directory", dir.display()));
+        }
+        match store::read_manifest(dir)? {
+            Some(m) => found.push((dir, m)),
+            None => {
+                return Err(format!(
+                    "merge: {} has no manifest.json, so its seed and scale are unknown \
+                     (not a reproduce output, or an older version's): rerun that shard",
+                    dir.display()
+                ));
+            }
+        }
+    }
+    let key = found[0].1.key;
+    if found.iter().any(|(_, m)| m.key != key) {
+        let list: Vec<String> = found.iter().map(|(d, m)| format!("  {}: {}", d.display(), m.key)).collect();
+        return Err(format!("merge: the shards come from different runs, never mixed:\n{}", list.join("\n")));
+    }
+    if seed.is_some_and(|s| s != key.seed) || scale.is_some_and(|s| s != key.scale) {
+        return Err(format!(
+            "merge: the shards are {key}, but {} was asked for (leave out --seed, --quick and --full to take the shards')",
+            [seed.map(|s| format!("seed {s}")), scale.map(|s| format!("{} scale", s.name()))]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let (mut names, mut shards) = (Vec::new(), Vec::new());
+    for (_, m) in &found {
+        store::union(&mut names, &m.experiments);
+        store::union(&mut shards, &m.shards);
+    }
+    eprintln!("merge: {} shard directories of a {key} run (shares {})", dirs.len(), shards.join(", "));
+    Ok((key, names, shards))
+}
+
+/// Copies every intact cell of this run from the shard directories into
+/// `out`. Damaged or stale cells are skipped with a warning (a run into
+/// `out` recomputes them); two intact cells that disagree are an error.
+fn merge(all: &[Box<dyn Experiment>], key: RunKey, dirs: &[PathBuf], out: &Path) -> TaskResult {
+    let mut copied = 0;
+    for e in all {
+        let params = e.params(key.scale);
+        for cell in e.cells(key.scale) {
+            let target = cell_path(out, e.name(), &cell);
+            let mut have = match load_cell(out, e.as_ref(), key, &params, &cell) {
+                Loaded::Valid { rows, .. } => Some(rows),
+                Loaded::Foreign(theirs) => return Err(foreign_error(&target, theirs, key).into()),
+                _ => None,
+            };
+            for dir in dirs {
+                let path = cell_path(dir, e.name(), &cell);
+                if path == target {
                     continue;
                 }
-                let target = out.join("cells").join(exp.file_name()).join(file.file_name());
-                let contents = fs::read_to_string(file.path())?;
-                if target != file.path() {
-                    if let Ok(existing) = fs::read_to_string(&target) {
-                        let strip = |s: &str| -> Option<Value> {
-                            let mut v: Value = serde_json::from_str(s).ok()?;
-                            v.as_object_mut()?.remove("seconds");
-                            Some(v)
-                        };
-                        if strip(&existing) != strip(&contents) {
-                            return Err(format!("conflicting results for {}", target.display()).into());
+                match load_cell(dir, e.as_ref(), key, &params, &cell) {
+                    Loaded::Valid { rows, text } => match &have {
+                        Some(existing) if *existing != rows => {
+                            return Err(format!(
+                                "merge: conflicting results for {}/{cell}: {} differs from the one already in {}",
+                                e.name(),
+                                path.display(),
+                                out.display()
+                            )
+                            .into());
                         }
-                        continue;
-                    }
-                    write_atomic(&target, &contents)?;
-                    copied += 1;
+                        Some(_) => {}
+                        None => {
+                            write_atomic(&target, &text)?;
+                            copied += 1;
+                            have = Some(rows);
+                        }
+                    },
+                    Loaded::Absent => {}
+                    Loaded::Corrupt(why) => eprintln!("warning: merge: skipping {}: {why}", path.display()),
+                    Loaded::Stale(why) => eprintln!("note: merge: skipping {}: {why}", path.display()),
+                    Loaded::Foreign(theirs) => return Err(foreign_error(&path, theirs, key).into()),
                 }
             }
         }
@@ -359,42 +479,127 @@ fn merge(dirs: &[PathBuf], out: &Path) -> TaskResult {
     Ok(())
 }
 
+/// How the cells of an output directory came to be there (for the advice
+/// when some are missing).
+enum Origin {
+    /// A whole run.
+    Run,
+    /// A `--shard I/N` run.
+    Shard,
+    /// A merge of directories that ran these shares (`I/N` or `all`).
+    Merge { shards: Vec<String> },
+}
+
 /// Writes the outputs of every experiment whose cells are all present, and
-/// the report.
-fn finish_all(all: &[Box<dyn Experiment>], scale: Scale, seed: u64, out: &Path, only: Option<&[&str]>) -> TaskResult {
+/// the report; says which of `expected` could not be written, and why.
+fn finish_all(
+    all: &[Box<dyn Experiment>],
+    key: RunKey,
+    out: &Path,
+    expected: &[String],
+    origin: &Origin,
+) -> TaskResult {
     let mut sections = BTreeMap::new();
     let mut missing = Vec::new();
+    let (mut any_absent, mut any_rejected) = (false, false);
     for (order, e) in all.iter().enumerate() {
-        let params = e.params(scale);
+        let params = e.params(key.scale);
         let mut cells = Vec::new();
-        let mut complete = true;
-        for cell in e.cells(scale) {
-            let path = cell_path(out, e.name(), &cell);
-            match load_cell(&path, cell_seed(seed, e.seed_group(), &cell), &params) {
-                Some(rows) => cells.push((cell, rows)),
-                None => {
-                    complete = false;
-                    break;
-                }
+        let mut absent = Vec::new();
+        let mut rejected = Vec::new();
+        let ids = e.cells(key.scale);
+        for cell in &ids {
+            match load_cell(out, e.as_ref(), key, &params, cell) {
+                Loaded::Valid { rows, .. } => cells.push((cell.clone(), rows)),
+                Loaded::Absent => absent.push(cell.clone()),
+                Loaded::Corrupt(why) | Loaded::Stale(why) => rejected.push(format!("{cell}: {why}")),
+                Loaded::Foreign(theirs) => rejected.push(format!("{cell}: from {theirs}")),
             }
         }
-        if !complete {
-            if only.is_none_or(|names| names.contains(&e.name())) {
-                missing.push(e.name());
+        if cells.len() < ids.len() {
+            if expected.iter().any(|n| n == e.name()) {
+                let mut parts = Vec::new();
+                if let Some(first) = absent.first() {
+                    parts.push(format!("{} absent (e.g. {first})", absent.len()));
+                }
+                if let Some(first) = rejected.first() {
+                    parts.push(format!("{} damaged, stale or foreign (e.g. {first})", rejected.len()));
+                }
+                missing.push(format!(
+                    "  {}: {} of {} cells missing: {}",
+                    e.name(),
+                    ids.len() - cells.len(),
+                    ids.len(),
+                    parts.join("; ")
+                ));
+                any_absent |= !absent.is_empty();
+                any_rejected |= !rejected.is_empty();
             }
             continue;
         }
-        let finished = e.finish(scale, &cells).map_err(|err| format!("{}: {err}", e.name()))?;
-        output::write_experiment(out, e.as_ref(), scale, seed, &params, &finished)?;
+        let finished = e.finish(key.scale, &cells).map_err(|err| format!("{}: {err}", e.name()))?;
+        output::write_experiment(out, e.as_ref(), key.scale, key.seed, &params, &finished)?;
         sections.insert(order, output::section(e.as_ref(), &finished));
     }
-    output::write_report(out, scale, seed, sections.into_values().collect())?;
+    output::write_report(out, key.scale, key.seed, sections.into_values().collect())?;
     if missing.is_empty() {
         eprintln!("reproduce: report written to {}", out.join("report.md").display());
-    } else {
-        eprintln!("reproduce: incomplete (run the other shards and merge): {}", missing.join(", "));
+        return Ok(());
     }
+    let rerun = format!("cargo xtask reproduce {} --out {} {}", key.flags(), out.display(), expected.join(" "));
+    let mut advice = Vec::new();
+    if any_absent {
+        advice.push(match origin {
+            Origin::Run => format!("Absent cells were never computed: `{rerun}` resumes."),
+            Origin::Shard => format!(
+                "Absent cells are the other shards' share: run them (`--shard I/N {}`, same experiments) and `merge` the directories.",
+                key.flags()
+            ),
+            Origin::Merge { shards } => missing_shards(shards, key, expected),
+        });
+    }
+    if any_rejected {
+        advice.push(format!("Damaged, stale or foreign cells are never used: `{rerun}` recomputes them."));
+    }
+    eprintln!(
+        "reproduce: incomplete: {} ({key}) lacks cells, so these outputs were not written:\n{}\n{}",
+        out.display(),
+        missing.join("\n"),
+        advice.join("\n")
+    );
     Ok(())
+}
+
+/// Why a merge lacks cells, from the shares the merged directories ran.
+fn missing_shards(shards: &[String], key: RunKey, expected: &[String]) -> String {
+    let parsed: Vec<Option<Shard>> = shards.iter().map(|s| s.parse().ok()).collect();
+    let counts: std::collections::BTreeSet<usize> = parsed.iter().flatten().map(|s| s.count).collect();
+    let merged = shards.join(", ");
+    if parsed.iter().any(Option::is_none) || counts.len() != 1 {
+        return format!(
+            "The merged directories ran {merged}: a run among them stopped before it finished \
+             (rerun it into its directory to resume, then merge again), or they split the work differently."
+        );
+    }
+    let count = counts.into_iter().next().expect("one count");
+    let have: Vec<usize> = parsed.iter().flatten().map(|s| s.index).collect();
+    let lacking: Vec<String> = (0..count).filter(|i| !have.contains(i)).map(|i| format!("{i}/{count}")).collect();
+    if lacking.is_empty() {
+        format!(
+            "Every shard of {count} was merged, so a shard run stopped before it finished, or the shards were given \
+             different experiments: rerun the shards into their directories to resume, then merge again."
+        )
+    } else {
+        format!(
+            "Shard{} {} of this run {} not among the merged directories (they ran {merged}): \
+             run `cargo xtask reproduce --shard I/{count} {} --out DIR {}` for each, and merge DIR too.",
+            if lacking.len() > 1 { "s" } else { "" },
+            lacking.join(", "),
+            if lacking.len() > 1 { "are" } else { "is" },
+            key.flags(),
+            expected.join(" ")
+        )
+    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ pub(super) fn write_experiment(
         "experiment": e.name(),
         "source": e.source(),
         "scale": scale.name(),
+        "version": e.version(),
         "params": params,
         "seed": seed,
         "rows": finished.rows,

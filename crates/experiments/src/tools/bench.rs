@@ -37,8 +37,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 use games_chess::shakmaty;
 use games_chess::{ChessGame, Rules};
-use games_small::solver::Solver;
-use games_small::{Connect4, TicTacToe, TicTacToeEval};
+use games_small::solver::{Solver, TestLine, parse_test_line};
+use games_small::{TicTacToe, TicTacToeEval};
 use search_core::backup::{Iom, Minimax, Rminimax};
 use search_core::search::{Limits, Options, Search};
 use search_core::tree::{LeafModel, RandomTree, RandomTreeEval};
@@ -355,7 +355,7 @@ fn knuth_moore(quick: bool, report: &mut Report) {
 
 fn solver_vs_pons(root: &Path, quick: bool, report: &mut Report) -> TaskResult {
     let dir = root.join(CONNECT4_SETS);
-    let limit = if quick { 20 } else { usize::MAX };
+    let limit = if quick { 20 } else { u64::MAX };
     let mut solver = Solver::new(7, 6)?;
     for (set, pons) in PONS_NODES {
         let path = dir.join(set);
@@ -364,11 +364,12 @@ fn solver_vs_pons(root: &Path, quick: bool, report: &mut Report) -> TaskResult {
             continue;
         };
         let (mut n, mut nodes, mut wrong, mut micros) = (0u64, 0u64, 0u64, 0u64);
-        for line in text.lines().filter(|l| !l.trim().is_empty()).take(limit) {
-            let mut fields = line.split_whitespace();
-            let moves = fields.next().unwrap_or("");
-            let expected: Option<i32> = fields.next().and_then(|s| s.parse().ok());
-            let pos = Connect4::from_moves(7, 6, moves)?;
+        for (index, line) in text.lines().enumerate() {
+            if n >= limit {
+                break;
+            }
+            let parsed = parse_test_line(line, 7, 6).map_err(|e| format!("{}:{}: {e}", path.display(), index + 1))?;
+            let Some(TestLine { position: pos, expected, .. }) = parsed else { continue };
             // Each position from an empty table, as in Pons' benchmark.
             solver.reset();
             let solved = solver.solve(&pos)?;
@@ -411,7 +412,7 @@ fn chess_perft(pairs: usize, quick: bool, report: &mut Report) {
         let native = game.position().clone();
         let (ours, theirs, a, b) = interleaved(
             pairs,
-            || search_core::perft(std::hint::black_box(&game), depth),
+            || search_core::perft(std::hint::black_box(&game), depth).expect("depth within MAX_PLY"),
             || shakmaty::perft(std::hint::black_box(&native), depth),
         );
         report.timed.push(Timed {

@@ -6,15 +6,21 @@
 //! summary on standard error: positions solved, malformed lines, mismatches
 //! against EXPECTED, mean time and mean nodes per position. Exits nonzero if a
 //! score differs from its expected value or a line is malformed.
+//!
+//! MOVES is the text before the first whitespace character of the line (the
+//! start is not trimmed): a line holding only a score, such as ` 0`, is the
+//! empty board (see [`games_small::solver::parse_test_line`]). Lines of
+//! whitespace only are skipped.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 
-use games_small::connect4::Connect4;
 /// The default transposition-table size of `cargo xtask solve`, in MiB.
 pub use games_small::solver::DEFAULT_TABLE_MIB;
-use games_small::solver::{Solved, Solver};
+use games_small::solver::{Solved, Solver, TestLine, parse_test_line};
+/// The largest table `cargo xtask solve` accepts, in MiB (the library's limit).
+pub use search_core::search::MAX_TABLE_MIB;
 
 use crate::TaskResult;
 
@@ -40,7 +46,7 @@ pub struct Args {
 }
 
 /// Totals over the input.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 struct Summary {
     positions: u64,
     malformed: u64,
@@ -63,6 +69,17 @@ pub fn run(args: Args) -> TaskResult {
         None => Box::new(io::stdin().lock()),
     };
     let mut out = io::stdout().lock();
+    let sum = solve_lines(&args, &mut solver, input, &mut out)?;
+    report(&sum);
+    if sum.mismatches > 0 || sum.malformed > 0 {
+        return Err(format!("{} mismatched score(s), {} malformed line(s)", sum.mismatches, sum.malformed).into());
+    }
+    Ok(())
+}
+
+/// Solves each line of `input` (problems with a line go to standard error),
+/// writes `MOVES SCORE` lines to `out` and returns the totals.
+fn solve_lines(args: &Args, solver: &mut Solver, input: impl BufRead, out: &mut impl Write) -> io::Result<Summary> {
     let mut sum = Summary::default();
     for (index, line) in input.split(b'\n').enumerate() {
         let number = index + 1;
@@ -72,12 +89,9 @@ pub fn run(args: Args) -> TaskResult {
             sum.malformed += 1;
             continue;
         };
-        let text = text.trim();
-        if text.is_empty() {
-            continue;
-        }
-        let (pos, expected) = match parse_line(text, args.width, args.height) {
-            Ok(parsed) => parsed,
+        let TestLine { moves, position: pos, expected } = match parse_test_line(text, args.width, args.height) {
+            Ok(Some(parsed)) => parsed,
+            Ok(None) => continue,
             Err(e) => {
                 eprintln!("line {number}: {e}");
                 sum.malformed += 1;
@@ -96,7 +110,6 @@ pub fn run(args: Args) -> TaskResult {
                 continue;
             }
         };
-        let moves = text.split_whitespace().next().unwrap_or("");
         writeln!(out, "{moves} {score}")?;
         sum.positions += 1;
         sum.nodes += nodes;
@@ -112,26 +125,7 @@ pub fn run(args: Args) -> TaskResult {
         }
     }
     out.flush()?;
-    report(&sum);
-    if sum.mismatches > 0 || sum.malformed > 0 {
-        return Err(format!("{} mismatched score(s), {} malformed line(s)", sum.mismatches, sum.malformed).into());
-    }
-    Ok(())
-}
-
-/// `MOVES [EXPECTED]` as a position and the optional expected score.
-fn parse_line(text: &str, width: usize, height: usize) -> Result<(Connect4, Option<i32>), String> {
-    let mut fields = text.split_whitespace();
-    let moves = fields.next().unwrap_or("");
-    let expected = match fields.next() {
-        None => None,
-        Some(s) => Some(s.parse::<i32>().map_err(|_| format!("expected score {s:?} is not an integer"))?),
-    };
-    if let Some(extra) = fields.next() {
-        return Err(format!("unexpected {extra:?} after the expected score"));
-    }
-    let pos = Connect4::from_moves(width, height, moves).map_err(|e| e.to_string())?;
-    Ok((pos, expected))
+    Ok(sum)
 }
 
 fn report(sum: &Summary) {
@@ -147,4 +141,71 @@ fn report(sum: &Summary) {
         sum.nodes as f64 / n,
         sum.nodes as f64 / (sum.micros.max(1) as f64),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(width: usize, height: usize) -> Args {
+        Args { game: "connect4".into(), file: None, width, height, weak: false, table_mib: 1, keep_table: false }
+    }
+
+    /// Solves `input` on a `width × height` board: the output text and the totals.
+    fn solve_text(input: &str, width: usize, height: usize) -> (String, Summary) {
+        let args = args(width, height);
+        let mut solver = Solver::with_table_mib(width, height, 1).unwrap();
+        let mut out = Vec::new();
+        let sum = solve_lines(&args, &mut solver, input.as_bytes(), &mut out).unwrap();
+        (String::from_utf8(out).unwrap(), sum)
+    }
+
+    #[test]
+    fn a_line_with_only_a_score_is_the_empty_board() {
+        // 4 × 4 connect-4 is a draw: the empty board scores 0.
+        let (out, sum) = solve_text(" 0\n", 4, 4);
+        assert_eq!(out, " 0\n");
+        assert_eq!((sum.positions, sum.malformed, sum.checked, sum.mismatches), (1, 0, 1, 0));
+        // " 1" is the empty board with a wrong expected score, not the
+        // position after column 1.
+        let (out, sum) = solve_text(" 1\r\n", 4, 4);
+        assert_eq!(out, " 0\n");
+        assert_eq!((sum.positions, sum.malformed, sum.checked, sum.mismatches), (1, 0, 1, 1));
+    }
+
+    #[test]
+    fn lines_parse_as_moves_then_score() {
+        let (out, sum) = solve_text("44556 -18\n\n   \n44556\n", 7, 6);
+        assert_eq!(out, "44556 -18\n44556 -18\n");
+        assert_eq!((sum.positions, sum.malformed, sum.checked, sum.mismatches), (2, 0, 1, 0));
+        // A score that is not a number, a third field, a bad column: malformed.
+        let (out, sum) = solve_text("1 x\n1 2 3\n9 0\n  1 2\n", 4, 4);
+        assert_eq!(out, "");
+        assert_eq!((sum.positions, sum.malformed), (0, 4));
+    }
+
+    /// The shared line parser (`solve` and `bench` read test sets with it).
+    #[test]
+    fn the_shared_line_parser_takes_moves_up_to_the_first_whitespace() {
+        use games_small::Connect4;
+        let empty = Connect4::new(7, 6).unwrap();
+        let line = parse_test_line(" 1", 7, 6).unwrap().unwrap();
+        assert_eq!((line.moves, line.position, line.expected), ("", empty, Some(1)));
+        let line = parse_test_line(" -3\r", 7, 6).unwrap().unwrap();
+        assert_eq!((line.moves, line.position, line.expected), ("", empty, Some(-3)));
+        let line = parse_test_line("4\t2", 7, 6).unwrap().unwrap();
+        assert_eq!((line.moves, line.expected), ("4", Some(2)));
+        assert_eq!(line.position, Connect4::from_moves(7, 6, "4").unwrap());
+        let line = parse_test_line("4453", 7, 6).unwrap().unwrap();
+        assert_eq!((line.moves, line.expected), ("4453", None));
+        for blank in ["", " ", "\t\r"] {
+            assert_eq!(parse_test_line(blank, 7, 6).unwrap(), None, "{blank:?}");
+        }
+        for bad in ["4 x", "4 1 2", " 1 2", "8 0", "0"] {
+            assert!(parse_test_line(bad, 7, 6).is_err(), "{bad:?}");
+        }
+        let long = format!("4 1 {}", "9".repeat(100_000));
+        let message = parse_test_line(&long, 7, 6).unwrap_err().to_string();
+        assert!(message.len() < 1000, "{message}");
+    }
 }

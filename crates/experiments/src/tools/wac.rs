@@ -10,6 +10,9 @@ use std::time::Instant;
 use games_chess::ChessGame;
 use games_chess::shakmaty::Position;
 use games_chess::shakmaty::san::San;
+/// The largest table `cargo xtask wac` accepts, in MiB (the engine's UCI
+/// `Hash` maximum).
+pub use games_chess::uci::MAX_HASH_MIB;
 use games_chess::uci::{BackupKind, Brain, GoParams, Plan, Settings, time_budget};
 
 use crate::TaskResult;
@@ -26,7 +29,7 @@ pub struct Args {
     pub epd: Option<PathBuf>,
     /// The backup rule (as the engine's `Backup` option).
     pub backup: String,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB (1 to [`MAX_HASH_MIB`]).
     pub hash: usize,
     /// Print only the summary.
     pub quiet: bool,
@@ -70,6 +73,9 @@ fn strip_marks(san: &str) -> String {
 }
 
 pub fn run(args: Args) -> TaskResult {
+    if !(1..=MAX_HASH_MIB).contains(&args.hash) {
+        return Err(format!("hash table of {} MiB: give 1 to {MAX_HASH_MIB} MiB", args.hash).into());
+    }
     let epd = args.epd.clone().unwrap_or_else(|| crate::tools::bench::workspace_root().join("../shared/chess/wac.epd"));
     let text = std::fs::read_to_string(&epd).map_err(|e| format!("{}: {e}", epd.display()))?;
     let mut entries = Vec::new();
@@ -129,6 +135,22 @@ pub fn run(args: Args) -> TaskResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hash_sizes_outside_the_engine_range_are_errors() {
+        for hash in [0, MAX_HASH_MIB + 1, usize::MAX] {
+            let args = Args {
+                movetime: 1,
+                limit: Some(0),
+                epd: Some("/nonexistent".into()),
+                backup: "alphabeta".into(),
+                hash,
+                quiet: true,
+            };
+            let e = run(args).unwrap_err().to_string();
+            assert!(e.contains("give 1 to 1024 MiB"), "{hash}: {e}");
+        }
+    }
 
     #[test]
     fn epd_lines_parse() {

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use search_core::backup::rminimax::OutcomeCosts;
 use search_core::backup::{Backup, Emm, Iom, LinearBonus, MAndN, Minimax, Predictive, Product, Rminimax};
 use search_core::search::{Control, DynSearch, Limits, Observer, Options, Search, SearchResult, TtDepth};
-use search_core::{Game, ParamError, Status, rng};
+use search_core::{Game, MAX_PLY, ParamError, Status, WIN_SCORE, rng};
 use shakmaty::{Move, Position};
 
 use super::output::{Iteration, Score, clamp_cp, mate_or_cp};
@@ -24,9 +24,8 @@ use crate::{ChessEval, ChessGame};
 /// The deepest iteration the engine starts.
 pub const MAX_DEPTH: u32 = 100;
 
-/// Centipawns that count as a certain win for the rules that need a scale
-/// (Rminimax's horizon costs), and the largest `cp` score reported for rules
-/// whose values are not mate distances.
+/// Centipawns that count as a certain win for the rules that need a scale:
+/// Rminimax's horizon costs map `+CP_RANGE` to a win, `−CP_RANGE` to a loss.
 pub const CP_RANGE: f64 = 1000.0;
 
 /// Predicted opponent strength of the `predictive` rule.
@@ -58,85 +57,198 @@ fn erased<R: Backup + Send + 'static>(rule: R, options: Options) -> Result<Chess
     Ok(Box::new(Search::<ChessGame, R, ChessEval>::new(rule, ChessEval, options)?))
 }
 
-/// The engine's thinking state: the configured search (with its
-/// transposition table and move-ordering history, kept between moves) and
-/// the generator Rminimax samples with.
+/// The engine's thinking state: one search per backup rule (each with its
+/// transposition table, if the rule has one, and its move-ordering history,
+/// kept between moves), the settings, and the generator Rminimax samples
+/// with.
+///
+/// A rule's search is built the first time the rule is chosen and kept
+/// afterwards, so that options never rebuild a table they do not concern:
+///
+/// * `Hash` ([`set_hash_mib`](Brain::set_hash_mib)) is the only change that
+///   allocates a table: the current rule's table is resized; the kept
+///   searches of other rules with a table are dropped (their tables have the
+///   old size) and built again at the new size when their rule is chosen;
+/// * `Backup` ([`set_backup`](Brain::set_backup)) switches to the rule's
+///   kept search, building it only the first time (which allocates a table
+///   only for the rules that have one: `alphabeta` and `iom`, so at most
+///   two tables of `Hash` MiB exist at once);
+/// * `Theta` ([`set_theta`](Brain::set_theta)) rebuilds only Rminimax's
+///   search, which has no table; `Seed` ([`set_seed`](Brain::set_seed))
+///   only re-seeds the sampling generator (chess has no chance nodes, so the
+///   searches themselves use no randomness);
+/// * the tables are emptied only by [`clear_hash`](Brain::clear_hash) and
+///   [`new_game`](Brain::new_game) (`Clear Hash`, `ucinewgame`).
 pub struct Brain {
     settings: Settings,
-    search: ChessSearch,
-    rminimax: Option<Rminimax>,
+    /// The search of each rule, indexed by [`BackupKind::index`]; the
+    /// current rule's is always built.
+    searches: [Option<ChessSearch>; BackupKind::ALL.len()],
+    /// Rminimax's rule for the current θ (for sampling).
+    rminimax: Rminimax,
     rng: rng::Rng,
 }
 
 impl fmt::Debug for Brain {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Brain").field("settings", &self.settings).finish_non_exhaustive()
+        f.debug_struct("Brain").field("settings", &self.settings).field("built", &self.built()).finish_non_exhaustive()
     }
 }
 
+/// Rminimax with the engine's costs and θ.
+fn rminimax_rule(theta: f64) -> Result<Rminimax, ParamError> {
+    let costs = OutcomeCosts::default().with_interior(0.0)?.with_horizon_range(CP_RANGE)?;
+    Rminimax::with_costs(theta, costs)
+}
+
+/// The search of `backup` with the settings' table size and θ.
+fn build(backup: BackupKind, settings: &Settings) -> Result<ChessSearch, ParamError> {
+    let engine =
+        Options::default().with_iterative_deepening(true).with_table_mib(settings.hash_mib).with_tt_depth(TtDepth::AtLeast);
+    let full_width = Options::full_width().with_iterative_deepening(true);
+    let (m, n, beta, delta) = MN_PARAMS;
+    match backup {
+        BackupKind::AlphaBeta => erased(Minimax, engine),
+        BackupKind::Minimax => erased(Minimax, full_width),
+        // PIOM: windows are sound for IOM, but it is not plain negamax, so
+        // the table needs exact depths and there is no quiescence.
+        BackupKind::Iom => erased(Iom::new(), engine.with_tt_depth(TtDepth::Exact).with_quiescence(false)),
+        BackupKind::Emm => erased(Emm::with_temperature(PROBABILITY_TEMPERATURE)?, full_width),
+        BackupKind::Rminimax => erased(rminimax_rule(settings.theta)?, full_width),
+        BackupKind::Predictive => erased(Predictive::new(PREDICTIVE_PS)?, full_width),
+        BackupKind::Product => erased(Product::new(PROBABILITY_TEMPERATURE)?, full_width),
+        BackupKind::MAndN => erased(MAndN::new(m, n, LinearBonus::new(beta, delta)?)?, full_width),
+    }
+}
+
+/// Whether `search` has a transposition table.
+fn has_table(search: &ChessSearch) -> bool {
+    search.options().table_mib > 0
+}
+
 impl Brain {
-    /// A brain for `settings`.
+    /// A brain for `settings` (only the current rule's search is built).
     ///
     /// Errors: an invalid θ (NaN or `≤ 0`) or another rule parameter; a
     /// transposition table that cannot be allocated.
     pub fn new(settings: Settings) -> Result<Brain, ParamError> {
-        let engine = Options::default()
-            .with_iterative_deepening(true)
-            .with_table_mib(settings.hash_mib)
-            .with_tt_depth(TtDepth::AtLeast)
-            .with_seed(settings.seed);
-        let full_width = Options::full_width().with_iterative_deepening(true).with_seed(settings.seed);
-        let (m, n, beta, delta) = MN_PARAMS;
-        let mut rminimax = None;
-        let search = match settings.backup {
-            BackupKind::AlphaBeta => erased(Minimax, engine)?,
-            BackupKind::Minimax => erased(Minimax, full_width)?,
-            // PIOM: windows are sound for IOM, but it is not plain negamax,
-            // so the table needs exact depths and there is no quiescence.
-            BackupKind::Iom => erased(Iom::new(), engine.with_tt_depth(TtDepth::Exact).with_quiescence(false))?,
-            BackupKind::Emm => erased(Emm::with_temperature(PROBABILITY_TEMPERATURE)?, full_width)?,
-            BackupKind::Rminimax => {
-                let costs = OutcomeCosts::default().with_interior(0.0)?.with_horizon_range(CP_RANGE)?;
-                let rule = Rminimax::with_costs(settings.theta, costs)?;
-                rminimax = Some(rule);
-                erased(rule, full_width)?
-            }
-            BackupKind::Predictive => erased(Predictive::new(PREDICTIVE_PS)?, full_width)?,
-            BackupKind::Product => erased(Product::new(PROBABILITY_TEMPERATURE)?, full_width)?,
-            BackupKind::MAndN => erased(MAndN::new(m, n, LinearBonus::new(beta, delta)?)?, full_width)?,
-        };
-        Ok(Brain { settings, search, rminimax, rng: rng::seeded(settings.seed) })
+        let rminimax = rminimax_rule(settings.theta)?;
+        let mut searches: [Option<ChessSearch>; BackupKind::ALL.len()] = Default::default();
+        searches[settings.backup.index()] = Some(build(settings.backup, &settings)?);
+        Ok(Brain { settings, searches, rminimax, rng: rng::seeded(settings.seed) })
     }
 
-    /// The settings this brain was made with (and the table size it has).
+    /// The current settings (and the table size the tables have).
     pub fn settings(&self) -> &Settings {
         &self.settings
     }
 
-    /// Forgets the transposition table and move history and re-seeds the
-    /// sampling generator (a new game).
+    /// The rules whose search is built and kept, in [`BackupKind::ALL`]
+    /// order (the current rule's always is).
+    pub fn built(&self) -> Vec<BackupKind> {
+        BackupKind::ALL.into_iter().filter(|k| self.searches[k.index()].is_some()).collect()
+    }
+
+    /// Forgets every table and move history and re-seeds the sampling
+    /// generator (a new game).
     pub fn new_game(&mut self) {
-        self.search.clear();
+        self.clear_hash();
         self.rng = rng::seeded(self.settings.seed);
     }
 
-    /// Forgets the transposition table and move history only.
+    /// Forgets every table and move history only.
     pub fn clear_hash(&mut self) {
-        self.search.clear();
+        for search in self.searches.iter_mut().flatten() {
+            search.clear();
+        }
     }
 
-    /// Replaces the transposition table by an empty one of `mib` MiB,
-    /// keeping the rest of the search (move history) and the sampling
-    /// generator. The full-width rules have no table: only the setting
-    /// changes.
+    /// Gives the tables `mib` MiB: the current rule's table is replaced by
+    /// an empty one of that size, keeping the rest of its search (move
+    /// history) and the sampling generator; the kept searches of the other
+    /// rules with a table are dropped, to be built at the new size when
+    /// chosen again. A rule without a table only records the size.
     ///
-    /// Errors: the table cannot be allocated; the current one is kept.
+    /// Errors: the table cannot be allocated; the current one is kept (and
+    /// the setting too).
     pub fn set_hash_mib(&mut self, mib: usize) -> Result<(), ParamError> {
-        if self.search.options().alpha_beta {
-            self.search.set_table_mib(mib)?;
+        let current = self.settings.backup.index();
+        for (i, slot) in self.searches.iter_mut().enumerate() {
+            if i != current && slot.as_ref().is_some_and(has_table) {
+                *slot = None;
+            }
+        }
+        if let Some(search) = self.searches[current].as_mut().filter(|s| has_table(s)) {
+            search.set_table_mib(mib)?;
         }
         self.settings.hash_mib = mib;
         Ok(())
+    }
+
+    /// Switches to the rule `backup`, with its kept search (table, move
+    /// history) if it was used before; the current search is kept too.
+    ///
+    /// If the new rule's table cannot be allocated, the kept tables of the
+    /// other rules (the current one's included: it is being left) are
+    /// dropped to make room, and the allocation is tried once more.
+    ///
+    /// Errors: the rule's search cannot be built even then; the current rule
+    /// stays (its search is built again when next used, if it was dropped).
+    pub fn set_backup(&mut self, backup: BackupKind) -> Result<(), ParamError> {
+        let i = backup.index();
+        if self.searches[i].is_none() {
+            let search = match build(backup, &self.settings) {
+                Ok(search) => search,
+                Err(first) => {
+                    let mut freed = false;
+                    for slot in &mut self.searches {
+                        if slot.as_ref().is_some_and(has_table) {
+                            *slot = None;
+                            freed = true;
+                        }
+                    }
+                    if !freed {
+                        return Err(first);
+                    }
+                    build(backup, &self.settings)?
+                }
+            };
+            self.searches[i] = Some(search);
+        }
+        self.settings.backup = backup;
+        Ok(())
+    }
+
+    /// Sets Rminimax's θ: only Rminimax's search (which has no table) is
+    /// rebuilt, and only if it is built.
+    ///
+    /// Errors: θ is NaN, `≤ 0` or subnormal; nothing changes.
+    pub fn set_theta(&mut self, theta: f64) -> Result<(), ParamError> {
+        let rule = rminimax_rule(theta)?;
+        let next = Settings { theta, ..self.settings };
+        let i = BackupKind::Rminimax.index();
+        if self.searches[i].is_some() {
+            self.searches[i] = Some(build(BackupKind::Rminimax, &next)?);
+        }
+        self.settings = next;
+        self.rminimax = rule;
+        Ok(())
+    }
+
+    /// Sets the seed of Rminimax's sampling and re-seeds its generator; no
+    /// search is touched.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.settings.seed = seed;
+        self.rng = rng::seeded(seed);
+    }
+
+    /// The current rule's search, built if it is missing.
+    fn active(&mut self) -> Result<&mut ChessSearch, ParamError> {
+        let i = self.settings.backup.index();
+        if self.searches[i].is_none() {
+            self.searches[i] = Some(build(self.settings.backup, &self.settings)?);
+        }
+        self.searches[i].as_mut().ok_or_else(|| ParamError::new("backup", "no search"))
     }
 
     /// Searches `position` within `plan` with the search core's iterative
@@ -165,7 +277,14 @@ impl Brain {
             if root.position().legal_moves().is_empty() {
                 let score = if root.is_check() { Score::Mate(0) } else { Score::Cp(0) };
                 notes.push("the game is over: no legal move".to_string());
-                let last = Iteration { depth: 0, score, nodes: 0, time: start.elapsed(), pv: Vec::new() };
+                let last = Iteration {
+                    depth: 0,
+                    score: Some(score),
+                    rule_value: None,
+                    nodes: 0,
+                    time: start.elapsed(),
+                    pv: Vec::new(),
+                };
                 wait(wait_for_stop, stop);
                 return Decision { best: None, ponder: None, last, notes };
             }
@@ -176,7 +295,7 @@ impl Brain {
             legal.clear();
             root.generate(&mut legal);
         }
-        let report = Reporter { backup: self.settings.backup, root: &root, start };
+        let report = Reporter { backup: self.settings.backup, theta: self.settings.theta, root: &root, start };
         let mut watch = Watch {
             report,
             plan,
@@ -187,7 +306,10 @@ impl Brain {
             on_iteration,
             last: None,
         };
-        let outcome = self.search.run_observed(&root, &limits(plan, stop, start), &mut watch);
+        let outcome = match self.active() {
+            Ok(search) => search.run_observed(&root, &limits(plan, stop, start), &mut watch),
+            Err(e) => Err(e.into()),
+        };
         wait(wait_for_stop, stop);
         let result = match outcome {
             Ok(result) => result,
@@ -206,7 +328,8 @@ impl Brain {
         // best root move searched so far, at depth 0).
         let last = report.iteration(result.stats.depth, result.value, &result.pv, result.best, result.stats.nodes);
         let mut chosen = last.pv.first().copied().or(result.best);
-        if let Some(rule) = self.rminimax {
+        if self.settings.backup == BackupKind::Rminimax {
+            let rule = self.rminimax;
             match self.sample(&rule, &result) {
                 Ok(mv) => chosen = Some(mv),
                 Err(e) => notes.push(format!("rminimax sampling failed ({e}); playing the best move")),
@@ -246,6 +369,8 @@ fn limits(plan: &Plan, stop: &Arc<AtomicBool>, start: Instant) -> Limits {
 #[derive(Clone, Copy)]
 struct Reporter<'a> {
     backup: BackupKind,
+    /// Rminimax's θ (its values are centipawns only at θ = +∞).
+    theta: f64,
     /// The searched position (the principal variation is checked on it).
     root: &'a ChessGame,
     /// When the `go` arrived.
@@ -262,8 +387,11 @@ impl Reporter<'_> {
         {
             pv.push(mv);
         }
-        let score = value.map_or(Score::Cp(0), |v| score(self.backup, v, depth));
-        Iteration { depth, score, nodes, time: self.start.elapsed(), pv }
+        let (score, rule_value) = match value {
+            Some(v) => report_value(self.backup, self.theta, v, depth),
+            None => (Some(Score::Cp(0)), None),
+        };
+        Iteration { depth, score, rule_value, nodes, time: self.start.elapsed(), pv }
     }
 }
 
@@ -294,7 +422,7 @@ impl<F> Watch<'_, F> {
             return true;
         }
         match it.score {
-            Score::Mate(n) if n > 0 => {
+            Some(Score::Mate(n)) if n > 0 => {
                 let n = n as u32;
                 // The mate `go mate` asked for; or a proven mate, which
                 // deeper iterations only confirm.
@@ -315,24 +443,54 @@ impl<F: FnMut(&Iteration)> Observer<ChessGame> for Watch<'_, F> {
     }
 }
 
-/// The score of a value of `backup`'s rule at `depth`, in UCI terms.
-fn score(backup: BackupKind, value: f64, depth: u32) -> Score {
+/// How a value of `backup`'s rule at `depth` is reported: a UCI score in
+/// the engine's centipawn scale where the rule's values are centipawns,
+/// otherwise no score and a description of the rule's own value (for an
+/// `info string` line).
+///
+/// * `alphabeta`, `minimax`: minimax values, centipawns or mate distances.
+/// * `predictive`, `mn`: weighted averages of centipawn values (plus M & N's
+///   bonus): centipawns; a mate when every line averaged is a mate.
+/// * `iom`: the path's static values weighted 1, 2, 4, …: divided by the
+///   weights' sum `2^(depth+1) − 1`, a weighted mean of centipawns.
+/// * `rminimax` at θ = +∞: minimax on the costs `1 − cp / CP_RANGE`, clipped
+///   to `[0, 2]`: centipawns within `±CP_RANGE`.
+/// * `rminimax` at a finite θ (a soft minimum, which adds up to `ln(n)/θ` per
+///   level: 3000 "centipawns" at θ = 1), `emm` (`P(win) − P(loss)`) and
+///   `product` (log-odds of a win): not centipawns; reported as they are.
+fn report_value(backup: BackupKind, theta: f64, value: f64, depth: u32) -> (Option<Score>, Option<String>) {
+    let mate_threshold = WIN_SCORE - f64::from(MAX_PLY);
     match backup {
-        BackupKind::AlphaBeta | BackupKind::Minimax => mate_or_cp(value),
-        // Values are centipawns (averages of them, plus a bonus).
-        BackupKind::Predictive | BackupKind::MAndN => Score::Cp(clamp_cp(value)),
-        // The weights 1, 2, 4, … along the principal path sum to
-        // 2^(depth+1) − 1: divide to get a weighted mean of centipawns.
-        BackupKind::Iom => Score::Cp(clamp_cp(value / (2f64.powi(depth.min(60) as i32 + 1) - 1.0))),
-        // Log-odds of winning, times the temperature of the leaves.
-        BackupKind::Product => Score::Cp(clamp_cp(value * PROBABILITY_TEMPERATURE)),
-        // 2p − 1 with p the probability of winning: back to log-odds.
-        BackupKind::Emm => {
-            let p = ((value + 1.0) / 2.0).clamp(1e-12, 1.0 - 1e-12);
-            Score::Cp(clamp_cp((p / (1.0 - p)).ln() * PROBABILITY_TEMPERATURE))
+        BackupKind::AlphaBeta | BackupKind::Minimax => (Some(mate_or_cp(value)), None),
+        BackupKind::Predictive | BackupKind::MAndN => {
+            // M & N's bonus can lift a mate past WIN_SCORE: still a mate.
+            let v = value.clamp(-WIN_SCORE, WIN_SCORE - 1.0);
+            let score = if v.abs() >= mate_threshold { mate_or_cp(v) } else { Score::Cp(clamp_cp(v)) };
+            (Some(score), None)
         }
-        // −V, V the soft cost to go in [0, 2] (1 is a draw).
-        BackupKind::Rminimax => Score::Cp(clamp_cp((1.0 + value) * CP_RANGE)),
+        BackupKind::Iom => (Some(Score::Cp(clamp_cp(value / (2f64.powi(depth.min(60) as i32 + 1) - 1.0)))), None),
+        BackupKind::Rminimax if theta == f64::INFINITY => (Some(Score::Cp(clamp_cp((1.0 + value) * CP_RANGE))), None),
+        BackupKind::Rminimax => (
+            None,
+            Some(format!(
+                "rminimax value {value:.4}: minus the soft cost-to-go (win 0, draw 1, loss 2, a horizon position \
+                 1 - cp/{CP_RANGE}; theta {theta}), not a centipawn score"
+            )),
+        ),
+        BackupKind::Emm => (
+            None,
+            Some(format!(
+                "emm value {value:.6}: P(win) - P(loss) for the engine, P(win) = {:.6}, not a centipawn score",
+                (value + 1.0) / 2.0
+            )),
+        ),
+        BackupKind::Product => (
+            None,
+            Some(format!(
+                "product value {value:.4}: log-odds of a win for the engine, P(win) = {:.6}, not a centipawn score",
+                1.0 / (1.0 + (-value).exp())
+            )),
+        ),
     }
 }
 

@@ -163,20 +163,26 @@ pub fn parse_command(line: &str) -> Result<Option<Command>, ParseError> {
             ["on"] => Command::Debug(true),
             ["off"] => Command::Debug(false),
             [] => return Err(ParseError::Missing { command: "debug", what: "`on` or `off`" }),
-            [other, ..] => return Err(ParseError::Unexpected { command: "debug", token: (*other).to_string() }),
+            [other, ..] => return Err(ParseError::Unexpected { command: "debug", token: quote(other) }),
         },
         "setoption" => parse_setoption(&rest)?,
         "position" => parse_position(&rest)?,
         "go" => Command::Go(parse_go(&rest)?),
-        other => return Err(ParseError::UnknownCommand(other.to_string())),
+        other => return Err(ParseError::UnknownCommand(quote(other))),
     };
     Ok(Some(command))
+}
+
+/// A word of the input as an error quotes it: at most a short prefix (a
+/// 50 MB line is never echoed back).
+fn quote(word: &str) -> String {
+    search_core::GameError::shorten(word)
 }
 
 fn no_args(command: &'static str, rest: &[&str], c: Command) -> Result<Command, ParseError> {
     match rest.first() {
         None => Ok(c),
-        Some(t) => Err(ParseError::Unexpected { command, token: (*t).to_string() }),
+        Some(t) => Err(ParseError::Unexpected { command, token: quote(t) }),
     }
 }
 
@@ -185,7 +191,7 @@ fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
     const CMD: &str = "setoption";
     match rest.first() {
         Some(&"name") => {}
-        Some(t) => return Err(ParseError::Unexpected { command: CMD, token: (*t).to_string() }),
+        Some(t) => return Err(ParseError::Unexpected { command: CMD, token: quote(t) }),
         None => return Err(ParseError::Missing { command: CMD, what: "`name <option>`" }),
     }
     let rest = &rest[1..];
@@ -210,11 +216,11 @@ fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
     };
     let base = match head {
         ["startpos"] => PositionBase::Startpos,
-        ["startpos", extra, ..] => return Err(ParseError::Unexpected { command: CMD, token: extra.to_string() }),
+        ["startpos", extra, ..] => return Err(ParseError::Unexpected { command: CMD, token: quote(extra) }),
         ["fen"] => return Err(ParseError::Missing { command: CMD, what: "a FEN after `fen`" }),
         ["fen", fields @ ..] => PositionBase::Fen(fields.join(" ")),
         [] => return Err(ParseError::Missing { command: CMD, what: "`startpos` or `fen <FEN>`" }),
-        [other, ..] => return Err(ParseError::Unexpected { command: CMD, token: other.to_string() }),
+        [other, ..] => return Err(ParseError::Unexpected { command: CMD, token: quote(other) }),
     };
     Ok(Command::Position { base, moves })
 }
@@ -270,7 +276,7 @@ fn parse_go(rest: &[&str]) -> Result<GoParams, ParseError> {
                     _ => p.binc = Some(milliseconds(field, token)?),
                 }
             }
-            other => return Err(ParseError::Unexpected { command: CMD, token: other.to_string() }),
+            other => return Err(ParseError::Unexpected { command: CMD, token: quote(other) }),
         }
     }
     Ok(p)
@@ -279,7 +285,7 @@ fn parse_go(rest: &[&str]) -> Result<GoParams, ParseError> {
 fn positive_u64(field: &'static str, token: &str) -> Result<u64, ParseError> {
     match token.parse::<u64>() {
         Ok(n) if n > 0 => Ok(n),
-        _ => Err(ParseError::BadNumber { field, token: token.to_string(), expected: "an integer >= 1" }),
+        _ => Err(ParseError::BadNumber { field, token: quote(token), expected: "an integer >= 1" }),
     }
 }
 
@@ -287,7 +293,7 @@ fn positive_u32(field: &'static str, token: &str) -> Result<u32, ParseError> {
     match token.parse::<u32>() {
         Ok(n) if n > 0 => Ok(n),
         _ => {
-            Err(ParseError::BadNumber { field, token: token.to_string(), expected: "an integer from 1 to 4294967295" })
+            Err(ParseError::BadNumber { field, token: quote(token), expected: "an integer from 1 to 4294967295" })
         }
     }
 }
@@ -297,7 +303,7 @@ fn positive_u32(field: &'static str, token: &str) -> Result<u32, ParseError> {
 fn milliseconds(field: &'static str, token: &str) -> Result<u64, ParseError> {
     match token.parse::<i64>() {
         Ok(n) => Ok(n.max(0) as u64),
-        Err(_) => Err(ParseError::BadNumber { field, token: token.to_string(), expected: "milliseconds (an integer)" }),
+        Err(_) => Err(ParseError::BadNumber { field, token: quote(token), expected: "milliseconds (an integer)" }),
     }
 }
 

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
+use search_core::{GameError, ParamError};
 use shakmaty::Position;
 
 use super::brain::Brain;
@@ -175,34 +176,45 @@ impl<W: Write + Send + 'static> Engine<W> {
         self.brain.as_mut().ok_or_else(|| UciError::Internal("no search available".to_string()))
     }
 
+    /// Applies a `setoption`. Each option touches only what it names (see
+    /// [`Brain`]): only `Hash` reallocates the table, and a table that
+    /// cannot be allocated keeps the old one, with an `info string`.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), UciError> {
-        match parse_option(&self.settings, name, value)? {
-            OptionChange::Nothing => {}
-            OptionChange::ClearHash => {
-                self.idle("clear the hash")?;
-                self.brain_mut()?.clear_hash();
-            }
-            OptionChange::Hash(mib) => {
-                self.idle("change options")?;
-                // Only the table changes: the search (its move history and
-                // the sampling generator) is kept.
-                match self.brain_mut()?.set_hash_mib(mib) {
-                    Ok(()) => self.settings.hash_mib = mib,
-                    Err(e) => self.say(&format!(
-                        "info string Hash {mib} MiB not applied ({e}); keeping {} MiB",
-                        self.settings.hash_mib
-                    )),
-                }
-            }
-            OptionChange::Settings(next) => {
-                self.idle("change options")?;
-                let brain =
-                    Brain::new(next).map_err(|e| UciError::Option { name: name.to_string(), reason: e.to_string() })?;
-                self.settings = next;
-                self.brain = Some(brain);
-            }
+        let change = parse_option(&self.settings, name, value)?;
+        if change == OptionChange::Nothing {
+            return Ok(());
         }
-        Ok(())
+        self.idle(if change == OptionChange::ClearHash { "clear the hash" } else { "change options" })?;
+        let brain = self.brain_mut()?;
+        let outcome: Result<(), ParamError> = match change {
+            OptionChange::Nothing => Ok(()),
+            OptionChange::ClearHash => {
+                brain.clear_hash();
+                Ok(())
+            }
+            // Only the table changes: the search (its move history) and the
+            // sampling generator are kept.
+            OptionChange::Hash(mib) => brain.set_hash_mib(mib),
+            OptionChange::Backup(backup) => brain.set_backup(backup),
+            OptionChange::Theta(theta) => brain.set_theta(theta),
+            OptionChange::Seed(seed) => {
+                brain.set_seed(seed);
+                Ok(())
+            }
+        };
+        // The brain keeps what it applied (and only that).
+        self.settings = *brain.settings();
+        match (change, outcome) {
+            (_, Ok(())) => Ok(()),
+            (OptionChange::Hash(mib), Err(e)) => {
+                self.say(&format!(
+                    "info string Hash {mib} MiB not applied ({e}); keeping the table of {} MiB",
+                    self.settings.hash_mib
+                ));
+                Ok(())
+            }
+            (_, Err(e)) => Err(UciError::Option { name: GameError::shorten(name), reason: e.to_string() }),
+        }
     }
 
     fn go(&mut self, go: &GoParams) -> Result<(), UciError> {
@@ -224,11 +236,17 @@ impl<W: Write + Send + 'static> Engine<W> {
         let answered_flag = Arc::clone(&answered);
         let (plan, waits) = (go.plan, go.waits);
         let spawned = std::thread::Builder::new().name("kibitz-search".into()).spawn(move || {
-            let decision = brain.think(&position, &plan, &flag, waits, |it| say(&out, &it.info_line()));
+            let decision = brain.think(&position, &plan, &flag, waits, |it| {
+                for line in it.lines() {
+                    say(&out, &line);
+                }
+            });
             for note in &decision.notes {
                 say(&out, &format!("info string {note}"));
             }
-            say(&out, &decision.last.info_line());
+            for line in decision.last.lines() {
+                say(&out, &line);
+            }
             let line = bestmove_line(&decision);
             answered_flag.store(true, Ordering::Release);
             say(&out, &line);
@@ -312,10 +330,10 @@ impl<W: Write + Send + 'static> Drop for Engine<W> {
 /// Reading `input` failed.
 pub fn run<R: BufRead, W: Write + Send + 'static>(mut input: R, engine: &mut Engine<W>) -> std::io::Result<()> {
     let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
-            break;
+    while let Some(fits) = read_line(&mut input, &mut buf)? {
+        if !fits {
+            engine.error(&UciError::LineTooLong { limit: MAX_LINE_BYTES });
+            continue;
         }
         let line = String::from_utf8_lossy(&buf);
         if engine.handle_line(&line) == Flow::Quit {
@@ -324,4 +342,43 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(mut input: R, engine: &mut Eng
     }
     engine.stop();
     Ok(())
+}
+
+/// The longest input line [`run`] handles, in bytes: far more than any GUI
+/// sends (the longest possible game in a `position … moves` list is under
+/// 100 KB). Longer lines are skipped whole, with an error line, instead of
+/// growing the engine's memory without bound.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// Reads one line into `buf` (newline included): `None` at the end of the
+/// input, `Some(false)` for a line longer than [`MAX_LINE_BYTES`] (read to
+/// its end and dropped; `buf` is then empty).
+fn read_line<R: BufRead>(input: &mut R, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
+    buf.clear();
+    let (mut any, mut fits) = (false, true);
+    loop {
+        let available = match input.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(any.then_some(fits));
+        }
+        any = true;
+        let newline = available.iter().position(|&b| b == b'\n');
+        let chunk = &available[..newline.map_or(available.len(), |i| i + 1)];
+        if fits && buf.len() + chunk.len() > MAX_LINE_BYTES {
+            fits = false;
+            *buf = Vec::new();
+        }
+        if fits {
+            buf.extend_from_slice(chunk);
+        }
+        let used = chunk.len();
+        input.consume(used);
+        if newline.is_some() {
+            return Ok(Some(fits));
+        }
+    }
 }

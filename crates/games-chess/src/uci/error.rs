@@ -33,6 +33,12 @@ pub enum UciError {
     },
     /// The command cannot run while a search is going on.
     Busy(&'static str),
+    /// An input line longer than the engine reads
+    /// ([`MAX_LINE_BYTES`](super::MAX_LINE_BYTES)): skipped.
+    LineTooLong {
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// Something went wrong inside the engine (a search thread could not
     /// start or died); the engine rebuilt its state.
     Internal(String),
@@ -48,6 +54,7 @@ impl fmt::Display for UciError {
             }
             UciError::Option { name, reason } => write!(f, "option {name:?}: {reason}"),
             UciError::Busy(what) => write!(f, "cannot {what} while searching (send stop first)"),
+            UciError::LineTooLong { limit } => write!(f, "line longer than {limit} bytes skipped"),
             UciError::Internal(what) => write!(f, "internal: {what}"),
         }
     }

@@ -55,11 +55,11 @@ mod time;
 
 pub use brain::{Brain, CP_RANGE, Decision, MAX_DEPTH, MN_PARAMS, PREDICTIVE_PS, PROBABILITY_TEMPERATURE};
 pub use command::{Command, GoParams, ParseError, PositionBase, parse_command};
-pub use engine::{ENGINE_NAME, Engine, Flow, run};
+pub use engine::{ENGINE_NAME, Engine, Flow, MAX_LINE_BYTES, run};
 pub use error::UciError;
 pub use options::{MAX_HASH_MIB, MAX_SEED};
 pub use output::{Iteration, Score, mate_or_cp, uci_move};
 pub use plan::Plan;
 pub use position::build_position;
 pub use settings::{BackupKind, FULL_WIDTH_DEPTH_CAP, IOM_DEPTH_CAP, Settings};
-pub use time::{Budget, DEFAULT_MOVES_TO_GO, MOVE_OVERHEAD_MS, time_budget};
+pub use time::{Budget, DEFAULT_MOVES_TO_GO, MOVE_OVERHEAD_MS, UNKNOWN_CLOCK_MS, time_budget};

@@ -1,7 +1,7 @@
 //! The engine's UCI options: how `uci` declares them and what a
 //! `setoption` asks for, checked against their ranges.
 
-use search_core::ParamError;
+use search_core::{GameError, ParamError};
 
 use super::error::UciError;
 use super::settings::{BackupKind, Settings};
@@ -28,7 +28,10 @@ pub(super) fn declarations() -> Vec<String> {
     ]
 }
 
-/// What a valid `setoption` asks the engine to do.
+/// What a valid `setoption` asks the engine to do. Each change touches only
+/// what it names: only [`Hash`](OptionChange::Hash) reallocates the
+/// transposition table, only [`ClearHash`](OptionChange::ClearHash) (and
+/// `ucinewgame`) empties it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum OptionChange {
     /// Nothing: the value is the current one, or the option changes nothing
@@ -38,54 +41,63 @@ pub(super) enum OptionChange {
     ClearHash,
     /// A new transposition-table size in MiB; the search is kept.
     Hash(usize),
-    /// New settings that need a new search (rule, θ, seed).
-    Settings(Settings),
+    /// Another backup rule (the tables of the rules used before are kept).
+    Backup(BackupKind),
+    /// Another θ for Rminimax (no table involved).
+    Theta(f64),
+    /// Another seed for Rminimax's sampling (no table involved).
+    Seed(u64),
 }
 
 /// Reads `setoption name <name> [value <value>]` against the `current`
 /// settings: option names are case-insensitive, values are checked.
 ///
 /// Errors: an unknown option, a missing or invalid value
-/// ([`UciError::Option`]).
+/// ([`UciError::Option`]); names and values are quoted shortened.
 pub(super) fn parse_option(current: &Settings, name: &str, value: Option<&str>) -> Result<OptionChange, UciError> {
-    let bad = |reason: String| UciError::Option { name: name.to_string(), reason };
+    let bad = |reason: String| UciError::Option { name: GameError::shorten(name), reason };
     let key = name.trim().to_ascii_lowercase();
     let value = value.map(str::trim).filter(|s| !s.is_empty());
     let need = || value.ok_or_else(|| bad("needs `value …`".to_string()));
-    let mut next = *current;
-    match key.as_str() {
+    let change = match key.as_str() {
         "hash" => {
             let mib = parse_spin(need()?, 1, MAX_HASH_MIB as u64).map_err(bad)? as usize;
-            return Ok(if mib == current.hash_mib { OptionChange::Nothing } else { OptionChange::Hash(mib) });
+            (mib != current.hash_mib).then_some(OptionChange::Hash(mib))
         }
-        "seed" => next.seed = parse_spin(need()?, 0, MAX_SEED).map_err(bad)?,
+        "seed" => {
+            let seed = parse_spin(need()?, 0, MAX_SEED).map_err(bad)?;
+            (seed != current.seed).then_some(OptionChange::Seed(seed))
+        }
         "threads" => {
             parse_spin(need()?, 1, 1).map_err(|e| bad(format!("{e} (only one thread is supported)")))?;
-            return Ok(OptionChange::Nothing);
+            None
         }
-        "ponder" => {
-            return match need()?.to_ascii_lowercase().as_str() {
-                "true" | "false" => Ok(OptionChange::Nothing),
-                other => Err(bad(format!("expected true or false, got {other:?}"))),
-            };
+        "ponder" => match need()?.to_ascii_lowercase().as_str() {
+            "true" | "false" => None,
+            other => return Err(bad(format!("expected true or false, got {:?}", GameError::shorten(other)))),
+        },
+        "backup" => {
+            let backup: BackupKind = need()?.parse().map_err(|e: ParamError| bad(e.reason))?;
+            (backup != current.backup).then_some(OptionChange::Backup(backup))
         }
-        "backup" => next.backup = need()?.parse().map_err(|e: ParamError| bad(e.reason))?,
         "theta" => {
             let v = need()?;
-            let theta: f64 = v.parse().map_err(|_| bad(format!("expected a number, got {v:?}")))?;
-            next.theta = search_core::backup::rminimax::check_theta(theta).map_err(|e| bad(e.reason))?;
+            let theta: f64 = v.parse().map_err(|_| bad(format!("expected a number, got {:?}", GameError::shorten(v))))?;
+            let theta = search_core::backup::rminimax::check_theta(theta).map_err(|e| bad(e.reason))?;
+            (theta != current.theta).then_some(OptionChange::Theta(theta))
         }
-        "clear hash" => return Ok(OptionChange::ClearHash),
+        "clear hash" => Some(OptionChange::ClearHash),
         _ => return Err(bad("unknown option".to_string())),
-    }
-    Ok(if next == *current { OptionChange::Nothing } else { OptionChange::Settings(next) })
+    };
+    Ok(change.unwrap_or(OptionChange::Nothing))
 }
 
-/// Parses a `spin` value within `min..=max`.
+/// Parses a `spin` value within `min..=max`. Out-of-range values are
+/// refused, not clamped (Stockfish ignores them; the engine says why).
 fn parse_spin(text: &str, min: u64, max: u64) -> Result<u64, String> {
     match text.parse::<u64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(format!("expected an integer from {min} to {max}, got {text:?}")),
+        _ => Err(format!("expected an integer from {min} to {max}, got {:?}", GameError::shorten(text))),
     }
 }
 
@@ -101,10 +113,11 @@ mod tests {
         assert_eq!(parse_option(&s, "Clear Hash", None), Ok(OptionChange::ClearHash));
         assert_eq!(parse_option(&s, "Threads", Some("1")), Ok(OptionChange::Nothing));
         assert_eq!(parse_option(&s, "Ponder", Some("TRUE")), Ok(OptionChange::Nothing));
-        let seeded = Settings { seed: 7, ..s };
-        assert_eq!(parse_option(&s, "Seed", Some("7")), Ok(OptionChange::Settings(seeded)));
-        let iom = Settings { backup: BackupKind::Iom, ..s };
-        assert_eq!(parse_option(&s, "backup", Some("IOM")), Ok(OptionChange::Settings(iom)));
+        assert_eq!(parse_option(&s, "Seed", Some("7")), Ok(OptionChange::Seed(7)));
+        assert_eq!(parse_option(&s, "Seed", Some("0")), Ok(OptionChange::Nothing));
+        assert_eq!(parse_option(&s, "backup", Some("IOM")), Ok(OptionChange::Backup(BackupKind::Iom)));
+        assert_eq!(parse_option(&s, "backup", Some("alphabeta")), Ok(OptionChange::Nothing));
+        assert_eq!(parse_option(&s, "Theta", Some("2.5")), Ok(OptionChange::Theta(2.5)));
         for (name, value) in [("Hash", Some("0")), ("Hash", None), ("Theta", Some("0")), ("Nope", Some("1"))] {
             assert!(matches!(parse_option(&s, name, value), Err(UciError::Option { .. })), "{name} {value:?}");
         }

@@ -66,8 +66,15 @@ pub(super) fn clamp_cp(cp: f64) -> i64 {
 pub struct Iteration {
     /// Depth in plies.
     pub depth: u32,
-    /// The score from the engine's point of view.
-    pub score: Score,
+    /// The score from the engine's point of view, in centipawns or moves
+    /// to mate; `None` when the rule's value is not a centipawn score (the
+    /// `info` line then has no `score`, and `rule_value` says what the
+    /// value is).
+    pub score: Option<Score>,
+    /// The rule's own value, described, for the rules whose values are not
+    /// centipawns (EMM, product propagation, Rminimax at a finite θ):
+    /// printed as an `info string` line before the `info` line.
+    pub rule_value: Option<String>,
     /// Nodes searched since the `go`, all iterations together.
     pub nodes: u64,
     /// Time since the `go`.
@@ -83,16 +90,14 @@ impl Iteration {
         (u128::from(self.nodes) * 1_000_000 / micros).min(u128::from(u64::MAX)) as u64
     }
 
-    /// The `info` line: `info depth D score … nodes N nps N time MS pv …`.
+    /// The `info` line: `info depth D score … nodes N nps N time MS pv …`
+    /// (without `score …` when [`score`](Iteration::score) is `None`).
     pub fn info_line(&self) -> String {
-        let mut s = format!(
-            "info depth {} score {} nodes {} nps {} time {}",
-            self.depth,
-            self.score,
-            self.nodes,
-            self.nps(),
-            self.time.as_millis()
-        );
+        let mut s = format!("info depth {}", self.depth);
+        if let Some(score) = self.score {
+            s.push_str(&format!(" score {score}"));
+        }
+        s.push_str(&format!(" nodes {} nps {} time {}", self.nodes, self.nps(), self.time.as_millis()));
         if !self.pv.is_empty() {
             s.push_str(" pv");
             for mv in &self.pv {
@@ -101,6 +106,20 @@ impl Iteration {
             }
         }
         s
+    }
+}
+
+impl Iteration {
+    /// Every line that reports the iteration: `info string depth D <rule
+    /// value>` when the rule's value is not a centipawn score, then the
+    /// [`info_line`](Iteration::info_line).
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = Vec::with_capacity(2);
+        if let Some(value) = &self.rule_value {
+            lines.push(format!("info string depth {} {value}", self.depth));
+        }
+        lines.push(self.info_line());
+        lines
     }
 }
 

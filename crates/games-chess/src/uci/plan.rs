@@ -4,9 +4,10 @@
 
 use shakmaty::Color;
 
+use super::brain::MAX_DEPTH;
 use super::command::GoParams;
 use super::settings::BackupKind;
-use super::time::{Budget, time_budget};
+use super::time::{Budget, UNKNOWN_CLOCK_MS, time_budget};
 
 /// The limits of one `think`.
 #[derive(Debug, Clone, Default)]
@@ -50,6 +51,20 @@ pub(super) fn plan_go(go: &GoParams, side: Color, backup: BackupKind, debug: boo
         plan.depth = Some(m.saturating_mul(2).saturating_sub(1).max(1));
     }
     let mut notes = Vec::new();
+    if let Some(d) = plan.depth
+        && d > MAX_DEPTH
+    {
+        plan.depth = Some(MAX_DEPTH);
+        notes.push(format!("depth {d} is beyond the engine's maximum: searching to depth {MAX_DEPTH}"));
+    }
+    let clock_fields = go.has_clock() || go.winc.is_some() || go.binc.is_some() || go.movestogo.is_some();
+    if !waits && clock_fields && go.movetime.is_none() && own_clock(go, side).is_none() {
+        notes.push(if go.has_clock() {
+            format!("no clock for {side}: assuming the time the other side has")
+        } else {
+            format!("no clock for {side}: thinking for at most {UNKNOWN_CLOCK_MS} ms")
+        });
+    }
     if !go.searchmoves.is_empty() {
         notes.push("searchmoves is not supported: every move is searched".to_string());
     }
@@ -67,6 +82,14 @@ pub(super) fn plan_go(go: &GoParams, side: Color, backup: BackupKind, debug: boo
     }
     let ponder = go.ponder.then(|| time_budget(go, side));
     GoPlan { plan, waits, ponder, notes }
+}
+
+/// The side to move's remaining time, if the `go` gives it.
+fn own_clock(go: &GoParams, side: Color) -> Option<u64> {
+    match side {
+        Color::White => go.wtime,
+        Color::Black => go.btime,
+    }
 }
 
 #[cfg(test)]
@@ -87,6 +110,28 @@ mod tests {
         let go = GoParams { infinite: true, wtime: Some(10_000), ..GoParams::default() };
         let p = plan_go(&go, Color::White, BackupKind::Minimax, false);
         assert!(p.waits && p.plan.depth.is_none() && p.plan.budget.is_none() && p.ponder.is_none());
+    }
+
+    /// Item 4 of the robustness issue: `go depth 1000` asked for more than
+    /// the engine searches, silently.
+    #[test]
+    fn depths_beyond_the_maximum_are_clamped_and_said() {
+        for (go, asked) in [
+            (GoParams { depth: Some(1000), ..GoParams::default() }, 1000),
+            (GoParams { depth: Some(u32::MAX), ..GoParams::default() }, u32::MAX),
+            (GoParams { mate: Some(1000), ..GoParams::default() }, 1999),
+        ] {
+            let p = plan_go(&go, Color::White, BackupKind::AlphaBeta, false);
+            assert_eq!(p.plan.depth, Some(MAX_DEPTH), "{go:?}");
+            assert!(p.notes.iter().any(|n| n.contains(&format!("depth {asked} is beyond"))), "{:?}", p.notes);
+        }
+        let p = plan_go(&GoParams { depth: Some(MAX_DEPTH), ..GoParams::default() }, Color::White, BackupKind::AlphaBeta, false);
+        assert_eq!((p.plan.depth, p.notes.len()), (Some(MAX_DEPTH), 0));
+        // The opponent's clock only: a budget, and a note.
+        let go = GoParams { btime: Some(1000), ..GoParams::default() };
+        let p = plan_go(&go, Color::White, BackupKind::AlphaBeta, false);
+        assert!(p.plan.budget.is_some());
+        assert!(p.notes.iter().any(|n| n.starts_with("no clock for white")), "{:?}", p.notes);
     }
 
     #[test]

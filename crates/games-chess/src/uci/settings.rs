@@ -64,6 +64,11 @@ impl BackupKind {
         }
     }
 
+    /// The rule's position in [`BackupKind::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// The depth to stop at when `go` sets no depth, if the rule is too slow
     /// to deepen until the clock runs out.
     pub fn default_depth_cap(self) -> Option<u32> {
@@ -94,7 +99,10 @@ impl FromStr for BackupKind {
         };
         BackupKind::ALL.into_iter().find(|k| k.name() == alias).ok_or_else(|| {
             let names: Vec<&str> = BackupKind::ALL.iter().map(|k| k.name()).collect();
-            ParamError::new("Backup", format!("unknown rule {s:?}: expected one of {}", names.join(", ")))
+            ParamError::new(
+                "Backup",
+                format!("unknown rule {:?}: expected one of {}", search_core::GameError::shorten(s), names.join(", ")),
+            )
         })
     }
 }

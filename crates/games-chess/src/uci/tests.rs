@@ -145,7 +145,10 @@ fn every_backup_rule_plays_a_legal_move() {
         assert!(legal_uci(e.position(), mv), "{kind}: {mv} in {r:?}");
         let infos: Vec<&String> = r.iter().filter(|l| l.starts_with("info depth")).collect();
         assert!(infos.len() >= 3, "{kind}: two iterations and a final line: {r:?}");
-        assert!(infos.iter().all(|l| l.contains(" score ") && l.contains(" nps ") && l.contains(" pv ")));
+        assert!(infos.iter().all(|l| l.contains(" nps ") && l.contains(" pv ")));
+        // A score, or the rule's own value in an info string.
+        let values = r.iter().filter(|l| l.starts_with("info string depth ")).count();
+        assert!(infos.iter().all(|l| l.contains(" score ")) || values == infos.len(), "{kind}: {r:?}");
     }
 }
 
@@ -390,4 +393,288 @@ fn deepening_stops_on_a_forced_move_under_a_clock_and_on_a_proven_mate() {
     let r = send(&mut e, &out, &["position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "go depth 20"]);
     assert!(r[r.len() - 2].starts_with("info depth 4 score mate 1 "), "{r:?}");
     assert_eq!(bestmove(&r), "d1d8");
+}
+
+/// The node count of the final `info` line of a search.
+fn final_nodes(replies: &[String]) -> u64 {
+    let line = replies.iter().rev().find(|l| l.starts_with("info depth")).expect("an info line");
+    line.split(" nodes ").nth(1).and_then(|t| t.split(' ').next()).and_then(|n| n.parse().ok()).expect("nodes")
+}
+
+/// Item 1 of the robustness issue: `Hash` values that cannot be a table
+/// size (too large, not numbers, negative) are refused with one error line;
+/// the table and the setting stay, and the engine goes on.
+#[test]
+fn impossible_hash_sizes_are_refused_and_the_table_kept() {
+    let (mut e, out) = engine();
+    send(&mut e, &out, &["setoption name Hash value 8"]);
+    for value in [
+        "1000000000000",
+        "1e12",
+        "18446744073709551615",
+        "18446744073709551616",
+        "340282366920938463463374607431768211456",
+        "lots",
+        "-1",
+        "-1024",
+        "0",
+        "1025",
+        "64.5",
+        "0x40",
+    ] {
+        let r = send(&mut e, &out, &[&format!("setoption name Hash value {value}")]);
+        assert_eq!(r.len(), 1, "{value}: {r:?}");
+        assert!(r[0].starts_with("info string error: option \"Hash\": expected an integer from 1 to 1024"), "{r:?}");
+        assert_eq!(e.settings().hash_mib, 8, "{value}");
+    }
+    let r = send(&mut e, &out, &["isready", "go depth 3"]);
+    assert_eq!(r[0], "readyok");
+    assert!(legal_uci(e.position(), bestmove(&r)), "{r:?}");
+}
+
+/// Item 3 of the robustness issue: every `setoption` rebuilt the search
+/// and its table. Now only `Hash` reallocates and only `ucinewgame` /
+/// `Clear Hash` empty it: a search after other options reuses the table
+/// (far fewer nodes for the same depth).
+#[test]
+fn options_that_do_not_size_the_table_keep_it() {
+    let (mut e, out) = engine();
+    let position = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6";
+    let first = final_nodes(&send(&mut e, &out, &[position, "go depth 6"]));
+    let r = send(
+        &mut e,
+        &out,
+        &[
+            "setoption name Seed value 5",
+            "setoption name Theta value 7",
+            "setoption name Threads value 1",
+            "setoption name Ponder value true",
+            "setoption name Hash value 16",
+            "setoption name Backup value minimax",
+            "setoption name Backup value iom",
+            "setoption name Backup value alphabeta",
+        ],
+    );
+    assert!(r.is_empty(), "{r:?}");
+    assert_eq!(*e.settings(), Settings { seed: 5, theta: 7.0, ..Settings::default() });
+    let again = final_nodes(&send(&mut e, &out, &["go depth 6"]));
+    assert!(again * 4 < first, "the table was lost: {again} nodes after options, {first} before");
+    // A new game empties the table.
+    let fresh = final_nodes(&send(&mut e, &out, &["ucinewgame", position, "go depth 6"]));
+    assert!(fresh * 2 > first, "ucinewgame kept the table: {fresh} nodes, {first} the first time");
+    // A new size is a new, empty table.
+    let resized = final_nodes(&send(&mut e, &out, &["setoption name Hash value 8", "go depth 6"]));
+    assert!(resized * 2 > first, "a resized table kept its entries: {resized} nodes, {first} the first time");
+}
+
+/// Polls until the running search ends by itself; stops it and fails the
+/// test after `limit`.
+fn finishes_within(e: &mut Engine<Buf>, limit: Duration) -> Duration {
+    let t = Instant::now();
+    while e.is_searching() {
+        if t.elapsed() > limit {
+            e.handle_line("stop");
+            panic!("the search was still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    t.elapsed()
+}
+
+/// Item 4 of the robustness issue: `go` with a clock for the other side
+/// only (or only an increment) used to search until `stop`; a depth beyond
+/// the maximum is clamped and said.
+#[test]
+fn go_without_an_own_clock_still_answers() {
+    let (mut e, out) = engine();
+    for go in ["go btime 1000", "go btime 1000 binc 10", "go winc 50", "go movestogo 1", "go movestogo 20 binc 100000"] {
+        e.handle_line("position startpos");
+        e.handle_line(go);
+        let took = finishes_within(&mut e, Duration::from_secs(5));
+        let r = out.take();
+        assert!(legal_uci(e.position(), bestmove(&r)), "{go}: {r:?}");
+        assert!(r.iter().any(|l| l.starts_with("info string no clock for white")), "{go}: {r:?}");
+        assert!(took < Duration::from_secs(3), "{go}: {took:?}");
+    }
+    // Black to move, only White's clock.
+    e.handle_line("position startpos moves e2e4");
+    e.handle_line("go wtime 500 winc 0");
+    finishes_within(&mut e, Duration::from_secs(3));
+    let r = out.take();
+    assert!(legal_uci(e.position(), bestmove(&r)), "{r:?}");
+    // Depth beyond the maximum: clamped, said, and a proven mate still ends
+    // the search.
+    e.handle_line("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    e.handle_line("go depth 1000");
+    finishes_within(&mut e, Duration::from_secs(5));
+    let r = out.take();
+    let note = format!("info string depth 1000 is beyond the engine's maximum: searching to depth {}", super::MAX_DEPTH);
+    assert!(r.contains(&note), "{r:?}");
+    assert_eq!(bestmove(&r), "d1d8");
+}
+
+/// The `cp` value of an `info` line, if it has one.
+fn cp_of(line: &str) -> Option<i64> {
+    line.split(" score cp ").nth(1).and_then(|t| t.split(' ').next()).and_then(|n| n.parse().ok())
+}
+
+/// Item 5 of the robustness issue: `Backup=rminimax` reported `score cp
+/// 30000` (θ = 0.1) or `3008` (θ = 1) at the initial position, EMM and
+/// product propagation `1509`. Every score is now a real centipawn value
+/// (small at the initial position), and a rule whose values are not
+/// centipawns reports no score but its own value in an `info string`.
+#[test]
+fn scores_are_centipawns_or_said_to_be_something_else() {
+    let (mut e, out) = engine();
+    let mut runs: Vec<(String, Vec<&str>)> =
+        BackupKind::ALL.iter().map(|k| (k.to_string(), vec![])).collect::<Vec<_>>();
+    runs.push(("rminimax".into(), vec!["setoption name Theta value 1"]));
+    runs.push(("rminimax".into(), vec!["setoption name Theta value 0.1"]));
+    runs.push(("rminimax".into(), vec!["setoption name Theta value inf"]));
+    for (kind, extra) in &runs {
+        let mut lines = vec![format!("setoption name Backup value {kind}")];
+        lines.extend(extra.iter().map(|s| s.to_string()));
+        lines.push("position startpos".into());
+        lines.push("go depth 3".into());
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let r = send(&mut e, &out, &refs);
+        let infos: Vec<&String> = r.iter().filter(|l| l.starts_with("info depth")).collect();
+        assert!(!infos.is_empty(), "{kind} {extra:?}: {r:?}");
+        let native = matches!(kind.as_str(), "emm" | "product")
+            || (kind == "rminimax" && !extra.contains(&"setoption name Theta value inf"));
+        for l in &infos {
+            assert!(!l.contains(" score mate "), "{kind} {extra:?}: {l}");
+            if native {
+                assert!(!l.contains(" score "), "{kind} {extra:?}: {l}");
+            } else {
+                let cp = cp_of(l).unwrap_or_else(|| panic!("{kind} {extra:?}: no cp in {l}"));
+                assert!(cp.abs() <= 150, "{kind} {extra:?}: {l}");
+            }
+        }
+        let values: Vec<&String> = r.iter().filter(|l| l.starts_with("info string depth ")).collect();
+        if native {
+            assert_eq!(values.len(), infos.len(), "{kind} {extra:?}: {r:?}");
+            assert!(values.iter().all(|l| l.contains(&format!("{kind} value ")) && l.ends_with("not a centipawn score")));
+        } else {
+            assert!(values.is_empty(), "{kind} {extra:?}: {r:?}");
+        }
+        send(&mut e, &out, &["setoption name Theta value 30"]);
+    }
+}
+
+/// Item 6 of the robustness issue: malformed FENs that `shakmaty` accepts
+/// are refused, and no error message echoes a long input.
+#[test]
+fn lenient_fens_are_refused() {
+    let (mut e, out) = engine();
+    send(&mut e, &out, &["position startpos moves d2d4"]);
+    let before = e.position().fen();
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqq - 0 1",
+        "rnbqkbnr/pppppppp/215/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR_w_KQkq_-_0_1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - +1 1",
+    ] {
+        let r = send(&mut e, &out, &[&format!("position fen {fen}")]);
+        assert_eq!(r.len(), 1, "{fen}: {r:?}");
+        assert!(r[0].starts_with("info string error: bad FEN"), "{fen}: {r:?}");
+        assert_eq!(e.position().fen(), before, "{fen}");
+    }
+}
+
+/// Item 6: a 50 MB line is never echoed back, whatever the command.
+#[test]
+fn error_messages_quote_a_short_prefix_of_huge_lines() {
+    let (mut e, out) = engine();
+    // 50 MB for three commands, 2 MB for the others (the time is spent
+    // splitting the line into words).
+    let fifty = "x".repeat(50 << 20);
+    let huge = "x".repeat(2 << 20);
+    let digits = "9".repeat(2 << 20);
+    let lines = [
+        fifty.clone(),
+        format!("position fen {fifty}"),
+        format!("setoption name Backup value {fifty}"),
+        huge.clone(),
+        format!("go depth {digits}"),
+        format!("go {huge}"),
+        format!("position fen {huge}"),
+        format!("position fen 8/8/8/8/8/8/8/8 w - - 0 1 {huge}"),
+        format!("position startpos moves e2e4 {huge}"),
+        format!("position startpos {huge}"),
+        format!("setoption name {huge} value 1"),
+        format!("setoption name Backup value {huge}"),
+        format!("setoption name Hash value {digits}"),
+        format!("setoption name Theta value {huge}"),
+        format!("setoption name Ponder value {huge}"),
+        format!("debug {huge}"),
+        format!("isready {huge}"),
+    ];
+    for line in &lines {
+        e.handle_line(line);
+        let r = out.take();
+        assert_eq!(r.len(), 1, "{}", &line[..40]);
+        assert!(r[0].starts_with("info string error: "), "{}", &r[0][..r[0].len().min(200)]);
+        assert!(r[0].len() < 500, "{} bytes for {}", r[0].len(), &line[..40]);
+    }
+    assert_eq!(send(&mut e, &out, &["isready"]), ["readyok"]);
+}
+
+/// Item 7 of the robustness issue: a move that looks like a move but is not
+/// the UCI form of a legal one (SAN, the king taking its own rook, a null
+/// move, a promotion without or with a wrong piece) is refused with an
+/// error, and the position stays as it was.
+#[test]
+fn moves_must_be_legal_moves_in_uci_notation() {
+    let (mut e, out) = engine();
+    let castle = "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves";
+    let promote = "position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves";
+    send(&mut e, &out, &["position startpos moves e2e4"]);
+    let before = e.position().fen();
+    for line in [
+        format!("{castle} e1h1"),
+        format!("{castle} e1a1"),
+        format!("{castle} e1g1 e8h8"),
+        format!("{promote} a7a8"),
+        format!("{promote} a7a8k"),
+        format!("{promote} a7a8p"),
+        "position startpos moves Nf3".to_string(),
+        "position startpos moves e4".to_string(),
+        "position startpos moves 0000".to_string(),
+        "position startpos moves P@e4".to_string(),
+        "position startpos moves e2e4q".to_string(),
+        "position startpos moves E2E4".to_string(),
+        "position startpos moves e2-e4".to_string(),
+        "position startpos moves e7e5".to_string(),
+        "position startpos moves e2e5".to_string(),
+        "position startpos moves g1g3".to_string(),
+        "position startpos moves e1g1".to_string(),
+        "position startpos moves e2e4 e7e5 e1e2 e8e7 e2e1 e7e8 e1c1".to_string(),
+    ] {
+        let r = send(&mut e, &out, &[&line]);
+        assert_eq!(r.len(), 1, "{line}: {r:?}");
+        assert!(r[0].starts_with("info string error: move "), "{line}: {r:?}");
+        assert_eq!(e.position().fen(), before, "{line}");
+    }
+    // The real thing is accepted, with the promotion letter in either case.
+    let r = send(&mut e, &out, &[&format!("{castle} e1g1 e8c8"), &format!("{promote} a7a8Q"), "isready"]);
+    assert_eq!(r, ["readyok"]);
+    assert_eq!(e.position().fen(), "Q3k3/8/8/8/8/8/8/4K3 b - - 0 1");
+}
+
+/// Item 2 of the robustness issue through the engine: a threefold
+/// repetition with a 20-ply cycle is a draw (the old 16-key history did not
+/// see it).
+#[test]
+fn a_long_cycle_repeated_three_times_is_a_draw() {
+    let (mut e, out) = engine();
+    let cycle = "a1a2 h8g8 a2a3 g8h8 a3a4 h8g8 a4a5 g8h8 a5a6 h8g8 a6b6 g8h8 b6c6 h8g8 c6c1 g8h8 c1b1 h8g8 b1a1 g8h8";
+    let twice = format!("position fen 7k/8/8/8/8/8/8/R3K3 w - - 0 1 moves {cycle}");
+    let r = send(&mut e, &out, &[&twice, "go depth 2"]);
+    assert!(!r.iter().any(|l| l.contains("draw by rule")), "{r:?}");
+    let thrice = format!("{twice} {cycle}");
+    let r = send(&mut e, &out, &[&thrice, "go depth 2"]);
+    assert!(r.iter().any(|l| l.starts_with("info string the position is a draw by rule")), "{r:?}");
 }

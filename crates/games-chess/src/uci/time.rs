@@ -14,6 +14,12 @@ pub const MOVE_OVERHEAD_MS: u64 = 30;
 /// given (sudden death or increment games).
 pub const DEFAULT_MOVES_TO_GO: u64 = 30;
 
+/// The budget (hard limit; the soft one is half) of a `go` that has clock
+/// parameters but no remaining time for either side (`go winc 100`,
+/// `go movestogo 10`): the engine's time is unknown, and it must not think
+/// forever.
+pub const UNKNOWN_CLOCK_MS: u64 = 1_000;
+
 /// How long a search may think, in milliseconds.
 ///
 /// * `soft`: no new iteration of iterative deepening starts after this
@@ -34,8 +40,14 @@ pub struct Budget {
 /// budget is `remaining / movestogo + ¾ · increment` (`movestogo` defaulting
 /// to [`DEFAULT_MOVES_TO_GO`]), never more than 4/5 of what is left after
 /// [`MOVE_OVERHEAD_MS`]: whatever the increments, the engine keeps a reserve
-/// and does not lose on time. A clock without an increment or
-/// `movestogo` for the side to move is treated as having none.
+/// and does not lose on time. A clock without an increment for the side to
+/// move is treated as having none.
+///
+/// A clock given for the other side only (or only increments or
+/// `movestogo`) leaves the engine's own time unknown; it must not think
+/// forever, so it assumes it has the time the other side has (with its
+/// increment), or, with no remaining time given at all, thinks for
+/// [`UNKNOWN_CLOCK_MS`].
 ///
 /// ```
 /// use games_chess::uci::{GoParams, time_budget};
@@ -56,12 +68,23 @@ pub fn time_budget(go: &GoParams, side: Color) -> Option<Budget> {
         let hard = mt.saturating_sub(5).max(mt / 2).max(1);
         return Some(Budget { soft: Duration::from_millis(hard), hard: Duration::from_millis(hard) });
     }
-    let (time, inc) = match side {
-        Color::White => (go.wtime, go.winc),
-        Color::Black => (go.btime, go.binc),
+    let ((time, inc), (their_time, their_inc)) = match side {
+        Color::White => ((go.wtime, go.winc), (go.btime, go.binc)),
+        Color::Black => ((go.btime, go.binc), (go.wtime, go.winc)),
     };
-    let time = time?;
-    let inc = inc.unwrap_or(0);
+    let any_clock = time.is_some() || inc.is_some() || their_time.is_some() || their_inc.is_some();
+    if !(any_clock || go.movestogo.is_some()) {
+        return None;
+    }
+    let (time, inc) = match (time, their_time) {
+        (Some(time), _) => (time, inc.unwrap_or(0)),
+        // Our own time is unknown: assume the opponent's.
+        (None, Some(theirs)) => (theirs, inc.or(their_inc).unwrap_or(0)),
+        (None, None) => {
+            let (soft, hard) = (Duration::from_millis(UNKNOWN_CLOCK_MS / 2), Duration::from_millis(UNKNOWN_CLOCK_MS));
+            return Some(Budget { soft, hard });
+        }
+    };
     let moves_to_go = go.movestogo.map_or(DEFAULT_MOVES_TO_GO, u64::from).max(1);
     let available = time.saturating_sub(MOVE_OVERHEAD_MS);
     let cap = available / 5 * 4;
@@ -85,9 +108,30 @@ mod tests {
     fn no_time_limit_without_a_clock() {
         assert_eq!(budget(GoParams::default(), Color::White), None);
         assert_eq!(budget(GoParams { depth: Some(4), ..GoParams::default() }, Color::White), None);
-        // Only the opponent's clock is given.
-        assert_eq!(budget(GoParams { btime: Some(1000), ..GoParams::default() }, Color::White), None);
         assert_eq!(budget(GoParams { movetime: Some(500), infinite: true, ..GoParams::default() }, Color::White), None);
+    }
+
+    /// Item 4 of the robustness issue: a clock for the other side only used
+    /// to give no budget at all (a search until `stop`).
+    #[test]
+    fn an_unknown_own_clock_still_gives_a_budget() {
+        // Only the opponent's clock: our time is assumed to be theirs.
+        let theirs = budget(GoParams { btime: Some(1000), ..GoParams::default() }, Color::White);
+        let mirrored = budget(GoParams { wtime: Some(1000), ..GoParams::default() }, Color::White);
+        assert_eq!(theirs, mirrored);
+        assert!(theirs.is_some_and(|(_, hard)| hard <= 1000));
+        let go = GoParams { wtime: Some(60_030), winc: Some(1_000), ..GoParams::default() };
+        assert_eq!(budget(go, Color::Black), Some((1375, 2750)));
+        // Increments or movestogo alone: an assumed clock.
+        for go in [
+            GoParams { winc: Some(100), ..GoParams::default() },
+            GoParams { binc: Some(100_000), ..GoParams::default() },
+            GoParams { movestogo: Some(1), ..GoParams::default() },
+            GoParams { movestogo: Some(10), winc: Some(5), ..GoParams::default() },
+        ] {
+            let expected = (u128::from(UNKNOWN_CLOCK_MS / 2), u128::from(UNKNOWN_CLOCK_MS));
+            assert_eq!(budget(go.clone(), Color::White), Some(expected), "{go:?}");
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! use search_core::{perft, Game};
 //! use search_core::tree::{RandomTree, LeafModel};
 //! let t = RandomTree::new(7, 4, 8, LeafModel::Uniform { min: 0, max: 3 }).unwrap();
-//! assert_eq!(perft(&t, 8), 4u64.pow(8));
+//! assert_eq!(perft(&t, 8), Ok(4u64.pow(8)));
 //! assert_eq!(std::mem::size_of_val(&t), std::mem::size_of::<RandomTree>());
 //! ```
 

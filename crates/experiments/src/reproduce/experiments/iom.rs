@@ -397,6 +397,9 @@ fn opponent_of(name: &str) -> Option<Algo> {
 }
 
 impl Experiment for MatchGame {
+    fn version(&self) -> u32 {
+        1
+    }
     fn cpu_seconds(&self, scale: Scale) -> Option<f64> {
         (scale == Scale::Full).then(|| self.full_estimate_cpu_hours() * 3600.0)
     }
@@ -672,6 +675,9 @@ fn simulate_types(e: f64, samples: u64, seed: u64) -> [(u64, u64); 3] {
 }
 
 impl Experiment for Fig4Error {
+    fn version(&self) -> u32 {
+        1
+    }
     fn name(&self) -> &'static str {
         "iom-fig4-error"
     }
@@ -838,6 +844,9 @@ fn time_decision(algo: Algo, pos: &ChessGame, depth: u32, seed: u64) -> Result<(
 const TIME_ALGOS: [Algo; 5] = [Algo::Piom, Algo::AlphaBeta, Algo::Emm, Algo::IomFull, Algo::MinimaxFull];
 
 impl Experiment for TimeChess {
+    fn version(&self) -> u32 {
+        1
+    }
     fn name(&self) -> &'static str {
         "iom-time-chess"
     }

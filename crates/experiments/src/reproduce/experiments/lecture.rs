@@ -152,6 +152,9 @@ impl LectureAlphaBeta {
 }
 
 impl Experiment for LectureAlphaBeta {
+    fn version(&self) -> u32 {
+        1
+    }
     fn name(&self) -> &'static str {
         "lecture-alphabeta"
     }

@@ -431,6 +431,9 @@ fn fig1_exact(choices: &[u32]) -> Result<f64, String> {
 }
 
 impl Experiment for Fig1 {
+    fn version(&self) -> u32 {
+        1
+    }
     fn name(&self) -> &'static str {
         "reibman-fig1"
     }
@@ -553,6 +556,9 @@ impl Experiment for Fig1 {
 pub(crate) struct Table1;
 
 impl Experiment for Table1 {
+    fn version(&self) -> u32 {
+        1
+    }
     fn name(&self) -> &'static str {
         "reibman-table1"
     }
@@ -748,6 +754,9 @@ impl Experiment for Table1 {
 pub(crate) struct Table2;
 
 impl Experiment for Table2 {
+    fn version(&self) -> u32 {
+        1
+    }
     fn name(&self) -> &'static str {
         "reibman-table2"
     }

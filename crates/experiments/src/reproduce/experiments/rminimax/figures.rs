@@ -411,6 +411,9 @@ fn fmt_r(c: &CellStat) -> String {
 }
 
 impl Experiment for Figure {
+    fn version(&self) -> u32 {
+        1
+    }
     fn name(&self) -> &'static str {
         match self {
             Figure::TicTacToe => "rminimax-fig2-tictactoe",

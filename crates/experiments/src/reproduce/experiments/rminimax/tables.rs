@@ -26,6 +26,9 @@ fn f(row: &Row, key: &str) -> f64 {
 pub(crate) struct Table1;
 
 impl Experiment for Table1 {
+    fn version(&self) -> u32 {
+        1
+    }
     fn name(&self) -> &'static str {
         "rminimax-table1"
     }
@@ -113,6 +116,9 @@ fn table_fields(r: &TableRow) -> [(&'static str, f64); 4] {
 }
 
 impl Experiment for EntropyTable {
+    fn version(&self) -> u32 {
+        1
+    }
     fn name(&self) -> &'static str {
         if self.number == 2 { "rminimax-table2" } else { "rminimax-table3" }
     }
