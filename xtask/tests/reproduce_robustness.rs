@@ -159,13 +159,17 @@ fn runs_killed_at_random_moments_resume_to_the_uninterrupted_result() {
     run_ok(&reference, &[], &names);
     let full_run = started.elapsed();
 
+    let total = cell_files(&reference);
+
     let mut rng = Rng(0x5eed_2013);
     let mut saved = 0;
     let mut interrupted = 0;
     for round in 0..8 {
-        let signal = ["INT", "TERM", "KILL"][(rng.next() % 3) as usize];
-        // Up to half a full run: the kills fall early, late, during writes.
-        let delay = Duration::from_micros(rng.next() % (full_run.as_micros() as u64 / 2).max(1));
+        let signal = ["INT", "TERM", "KILL"][round % 3];
+        // A random moment within the work that is left (a resumed run has
+        // less to do): early, late, at start-up, during writes.
+        let left = full_run.as_micros() as u64 * (total - saved.min(total)) as u64 / total as u64;
+        let delay = Duration::from_micros(rng.next() % left.max(1));
         let child = Command::new(env!("CARGO_BIN_EXE_xtask"))
             .args(["reproduce", "--quick", "--seed", "7", "--out", killed.to_str().unwrap()])
             .args(names)
@@ -180,6 +184,7 @@ fn runs_killed_at_random_moments_resume_to_the_uninterrupted_result() {
             interrupted += 1;
         }
         let err = stderr(&o);
+        eprintln!("round {round}: SIG{signal} after {delay:?}: {} ({} cells saved)", o.status, cell_files(&killed));
         assert!(!err.contains("warning"), "round {round}: a damaged cell was found after a kill:\n{err}");
         let now = cell_files(&killed);
         assert!(now >= saved, "round {round} ({signal} after {delay:?}): cells lost ({saved} -> {now})");

@@ -303,7 +303,7 @@ fn allocation_failures_keep_the_old_table_and_the_engine_going() {
     let r = k.sync(&game);
     assert_eq!(r.len(), 2, "{r:?}");
     assert!(r[0].starts_with("info string Hash 1024 MiB not applied"), "{r:?}");
-    assert!(r[0].ends_with("keeping the table of 16 MiB"), "{r:?}");
+    assert!(r[0].ends_with("16 MiB"), "{r:?}");
     k.go(&game, "go depth 3", Duration::from_secs(10));
 
     // 256 MiB fits once, not twice.
@@ -321,7 +321,7 @@ fn allocation_failures_keep_the_old_table_and_the_engine_going() {
     }
     k.send("setoption name Hash value 1000");
     let r = k.sync(&game);
-    assert!(r[0].starts_with("info string Hash 1000 MiB not applied") && r[0].ends_with("of 256 MiB"), "{r:?}");
+    assert!(r[0].starts_with("info string Hash 1000 MiB not applied") && r[0].ends_with(" 256 MiB"), "{r:?}");
     k.go(&game, "go depth 4", Duration::from_secs(10));
     k.send("quit");
     let t = Instant::now();
