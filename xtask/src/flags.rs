@@ -360,3 +360,33 @@ mod tests {
         }
     }
 }
+
+/// Arguments of `cargo xtask soak`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Soak {
+    /// Random command lines of the GUI session (default 10000; 500 with --quick).
+    #[arg(long)]
+    commands: Option<usize>,
+    /// Games between two engines (default 50; 2 with --quick).
+    #[arg(long)]
+    games: Option<usize>,
+    /// Seed of everything random.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A short run (under a minute): 500 commands, 2 games.
+    #[arg(long)]
+    quick: bool,
+    /// The engine binary (default: build kibitz in release and use it).
+    #[arg(long)]
+    engine: Option<PathBuf>,
+}
+
+impl From<Soak> for experiments::tools::soak::Args {
+    fn from(a: Soak) -> Self {
+        use experiments::tools::soak::{DEFAULT_COMMANDS, DEFAULT_GAMES, QUICK_COMMANDS, QUICK_GAMES};
+        let Soak { commands, games, seed, quick, engine } = a;
+        let commands = commands.unwrap_or(if quick { QUICK_COMMANDS } else { DEFAULT_COMMANDS });
+        let games = games.unwrap_or(if quick { QUICK_GAMES } else { DEFAULT_GAMES });
+        Self { commands, games, seed, engine }
+    }
+}

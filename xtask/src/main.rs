@@ -39,6 +39,9 @@ enum Command {
     Bench(flags::Bench),
     /// Run the kibitz chess engine on the Win At Chess suite.
     Wac(flags::Wac),
+    /// Soak-test the kibitz engine: a long random GUI session and engine-vs-engine games, counting panics,
+    /// hangs and illegal moves (minutes; --quick for under one).
+    Soak(flags::Soak),
     /// Run the property tests (test targets named fuzz_*) with many cases, timed.
     Fuzz(flags::Fuzz),
 }
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
         Command::Layering => layering::run(),
         Command::Reproduce(args) => reproduce::run(args.into()),
         Command::Wac(args) => tools::wac::run(args.into()),
+        Command::Soak(args) => tools::soak::run(args.into()),
         Command::Bench(args) => bench(args),
         Command::Fuzz(args) => fuzz::run(args.cases),
     };

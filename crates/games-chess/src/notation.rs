@@ -171,7 +171,9 @@ fn field_offset(text: &str, index: usize) -> usize {
 pub(crate) fn parse_move(pos: &Chess, text: &str) -> Result<Move, GameError> {
     let t = text.trim();
     if let Ok(uci) = UciMove::from_ascii(t.as_bytes()) {
-        return uci.to_move(pos).map_err(|_| GameError::illegal(GameError::shorten(t), "not a legal move in this position"));
+        return uci
+            .to_move(pos)
+            .map_err(|_| GameError::illegal(GameError::shorten(t), "not a legal move in this position"));
     }
     match SanPlus::from_ascii(t.as_bytes()) {
         Ok(san) => san.san.to_move(pos).map_err(|e| GameError::illegal(GameError::shorten(t), e.to_string())),

@@ -64,7 +64,7 @@ fn reverse(mv: Move, legal: &[Move]) -> Option<Move> {
 fn naive_threefold(keys: &[u64], key: u64) -> bool {
     let start = keys.len().saturating_sub(HISTORY_CAPACITY);
     let n = keys.len();
-    (start..n).filter(|&i| (n - i) % 2 == 0 && keys[i] == key).count() >= 2
+    (start..n).filter(|&i| (n - i).is_multiple_of(2) && keys[i] == key).count() >= 2
 }
 
 proptest! {

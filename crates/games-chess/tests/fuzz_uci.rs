@@ -14,9 +14,9 @@ use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use games_chess::{ChessGame, Rules};
 use games_chess::shakmaty::{CastlingMode, Position};
 use games_chess::uci::{Command, Engine, Flow, PositionBase, build_position, parse_command};
+use games_chess::{ChessGame, Rules};
 use proptest::prelude::*;
 use search_core::Game;
 
@@ -91,7 +91,11 @@ fn position_command() -> impl Strategy<Value = String> {
     prop_oneof![
         (prop::sample::select(LINES), 0usize..17).prop_map(|(line, n)| {
             let moves: Vec<&str> = line.split(' ').take(n).collect();
-            if moves.is_empty() { "position startpos".to_string() } else { format!("position startpos moves {}", moves.join(" ")) }
+            if moves.is_empty() {
+                "position startpos".to_string()
+            } else {
+                format!("position startpos moves {}", moves.join(" "))
+            }
         }),
         prop::sample::select(FENS).prop_map(|fen| format!("position fen {fen}")),
         Just("position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves a7a8q e8d7".to_string()),
@@ -100,7 +104,8 @@ fn position_command() -> impl Strategy<Value = String> {
 
 /// A well-formed command with small limits (a GUI's traffic).
 fn valid_command() -> impl Strategy<Value = String> {
-    let kinds = prop::sample::select(vec!["alphabeta", "minimax", "iom", "emm", "rminimax", "predictive", "product", "mn"]);
+    let kinds =
+        prop::sample::select(vec!["alphabeta", "minimax", "iom", "emm", "rminimax", "predictive", "product", "mn"]);
     prop_oneof![
         Just("isready".to_string()),
         Just("uci".to_string()),

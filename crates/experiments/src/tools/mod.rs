@@ -5,5 +5,6 @@
 pub mod bench;
 pub mod demo;
 pub mod perft;
+pub mod soak;
 pub mod solve;
 pub mod wac;

@@ -25,7 +25,8 @@
 //! one started. A process that exits unasked is a **crash**; `panicked` on
 //! its standard error is a **panic**. Every `bestmove`, `ponder` move and
 //! principal variation is checked with `shakmaty` in the position the `go`
-//! searched; every reply line must be a UCI reply. The summary lists the
+//! searched; every reply line must be a UCI reply, and none longer than
+//! 4 KB (an error message must not echo a long input). The summary lists the
 //! counts; any failure makes the task exit non-zero.
 //!
 //! Not run in CI (minutes); `--quick` (500 commands, 2 games) takes well
@@ -91,6 +92,9 @@ struct Counts {
     mutated: usize,
     garbage: usize,
     long_lines: usize,
+    /// Lines sent while a search ran (`isready`, `position`, garbage,
+    /// options).
+    interleaved: usize,
     gos: usize,
     stops: usize,
     ready_checks: usize,
@@ -99,6 +103,7 @@ struct Counts {
     quits: usize,
     eofs: usize,
     games: usize,
+    game_gos: usize,
     plies: usize,
     white_wins: usize,
     black_wins: usize,
@@ -167,7 +172,8 @@ impl Engine {
     fn start(path: &PathBuf) -> std::io::Result<Engine> {
         let mut child =
             Command::new(path).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
-        let (Some(mut stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        let (Some(mut stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             return Err(std::io::Error::other("no pipes to the engine"));
         };
@@ -342,8 +348,15 @@ fn pv_ok(pos: &Chess, line: &str) -> bool {
     true
 }
 
+/// The longest reply line accepted: a principal variation of 100 moves is
+/// about 500 bytes; a longer line is an input echoed back.
+const MAX_REPLY_BYTES: usize = 4096;
+
 /// Whether `line` is a reply a UCI engine may send.
 fn reply_ok(line: &str) -> bool {
+    if line.len() > MAX_REPLY_BYTES {
+        return false;
+    }
     let mut words = line.split_ascii_whitespace();
     match words.next() {
         Some("id") => matches!(words.next(), Some("name" | "author")),
@@ -465,9 +478,14 @@ impl Generator {
         match self.below(4) {
             0 => "position startpos".to_string(),
             1 => {
-                let fen = games_chess::shakmaty::fen::Fen::from_position(&pos, games_chess::shakmaty::EnPassantMode::Legal);
+                let fen =
+                    games_chess::shakmaty::fen::Fen::from_position(&pos, games_chess::shakmaty::EnPassantMode::Legal);
                 let (more, _) = self.random_moves(pos.clone(), 4);
-                if more.is_empty() { format!("position fen {fen}") } else { format!("position fen {fen} moves {}", more.join(" ")) }
+                if more.is_empty() {
+                    format!("position fen {fen}")
+                } else {
+                    format!("position fen {fen} moves {}", more.join(" "))
+                }
             }
             // An illegal move at the end, sometimes.
             2 if !moves.is_empty() && self.chance(0.5) => {
@@ -513,7 +531,9 @@ impl Generator {
             5 => "setoption name Clear Hash".to_string(),
             6 => "setoption name Threads value 1".to_string(),
             7 => format!("setoption name Ponder value {}", self.chance(0.5)),
-            8 => format!("setoption name Hash value {}", self.pick(&["0", "-1", "1e12", "18446744073709551615", "lots"])),
+            8 => {
+                format!("setoption name Hash value {}", self.pick(&["0", "-1", "1e12", "18446744073709551615", "lots"]))
+            }
             _ => format!("setoption name {} value 1", self.pick(&["Nope", "hash size", "Skill Level"])),
         }
     }
@@ -610,7 +630,7 @@ impl<'a> Session<'a> {
     fn reply(&mut self, line: &str) {
         if !reply_ok(line) {
             self.counts.protocol_errors += 1;
-            self.log.note(format!("malformed reply {:?}", short(line)));
+            self.log.note(format!("malformed or overlong reply {:?}", short(line)));
             return;
         }
         if line.starts_with("info ") && !line.starts_with("info string") {
@@ -646,7 +666,11 @@ impl<'a> Session<'a> {
     /// Reads replies until `done` says so or `limit` passes. Returns
     /// whether `done` was reached; a closed output is a crash (the engine
     /// is restarted).
-    fn read_until(&mut self, limit: Duration, mut done: impl FnMut(&Session<'_>, &str) -> bool) -> std::io::Result<bool> {
+    fn read_until(
+        &mut self,
+        limit: Duration,
+        mut done: impl FnMut(&Session<'_>, &str) -> bool,
+    ) -> std::io::Result<bool> {
         let deadline = Instant::now() + limit;
         loop {
             match self.engine.next(deadline) {
@@ -725,6 +749,9 @@ impl<'a> Session<'a> {
                     // Pondering or not, ponderhit turns the search into a
                     // timed one where a clock was given.
                     self.engine.send("ponderhit");
+                    if let Some(s) = &mut self.search {
+                        s.released = true;
+                    }
                     if !self.await_bestmove(Duration::from_millis(g.below(50)))? {
                         self.stop()?;
                     }
@@ -843,7 +870,7 @@ fn fen(pos: &Chess) -> String {
 fn session(path: &PathBuf, n: usize, g: &mut Generator, counts: &mut Counts, log: &mut Log) -> TaskResult {
     let mut s = Session::new(path, counts, log)?;
     s.send("uci")?;
-    let mut sent = 0;
+    let (mut sent, mut next_report) = (0, 1000);
     while sent < n {
         if g.below(1500) == 0 && s.search.is_none() {
             s.leave(g.chance(0.5))?;
@@ -886,6 +913,7 @@ fn session(path: &PathBuf, n: usize, g: &mut Generator, counts: &mut Counts, log
                     _ => "debug off".to_string(),
                 };
                 if s.send(&other)? {
+                    s.counts.interleaved += 1;
                     sent += 1;
                 }
             }
@@ -895,8 +923,9 @@ fn session(path: &PathBuf, n: usize, g: &mut Generator, counts: &mut Counts, log
             s.sync()?;
         }
         s.drain()?;
-        if (sent + 1) % 1000 == 0 {
-            println!("  {} lines sent, {} failures so far", sent + 1, s.counts.failures());
+        if sent >= next_report {
+            println!("  {sent} lines sent, {} failures so far", s.counts.failures());
+            next_report += 1000;
         }
     }
     if s.search.is_some() {
@@ -978,7 +1007,7 @@ fn game(path: &PathBuf, number: usize, g: &mut Generator, counts: &mut Counts, l
             p.engine.send(&format!("position startpos moves {}", moves.join(" ")));
         }
         p.engine.send(&go);
-        counts.gos += 1;
+        counts.game_gos += 1;
         let t = Instant::now();
         let deadline = t + limit;
         let mut best = None;
@@ -987,7 +1016,7 @@ fn game(path: &PathBuf, number: usize, g: &mut Generator, counts: &mut Counts, l
                 Ok(Some(line)) => {
                     if !reply_ok(&line) {
                         counts.protocol_errors += 1;
-                        log.note(format!("game {number}: malformed reply {:?}", short(&line)));
+                        log.note(format!("game {number}: malformed or overlong reply {:?}", short(&line)));
                     } else if line.starts_with("info ") && !line.starts_with("info string") && !pv_ok(&pos, &line) {
                         counts.illegal_pvs += 1;
                         log.note(format!("game {number}: illegal pv in {}: {line}", fen(&pos)));
@@ -1013,7 +1042,6 @@ fn game(path: &PathBuf, number: usize, g: &mut Generator, counts: &mut Counts, l
             }
             break None;
         };
-        counts.bestmoves += 1;
         if !bestmove_ok(&pos, &line) {
             counts.illegal_moves += 1;
             log.note(format!("game {number}: illegal {line:?} in {}", fen(&pos)));
@@ -1063,7 +1091,15 @@ fn game(path: &PathBuf, number: usize, g: &mut Generator, counts: &mut Counts, l
 fn build_engine() -> Result<PathBuf, Box<dyn std::error::Error>> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(cargo)
-        .args(["build", "--release", "--package", "games-chess", "--bin", "kibitz", "--message-format=json-render-diagnostics"])
+        .args([
+            "build",
+            "--release",
+            "--package",
+            "games-chess",
+            "--bin",
+            "kibitz",
+            "--message-format=json-render-diagnostics",
+        ])
         .stderr(Stdio::inherit())
         .output()?;
     if !out.status.success() {
@@ -1107,16 +1143,31 @@ pub fn run(args: Args) -> TaskResult {
     let total = start.elapsed();
     let c = &counts;
     println!();
-    println!("soak summary (seed {}, wall time {:.1} s; session {:.1} s, games {:.1} s)", args.seed,
-        total.as_secs_f64(), session_time.as_secs_f64(), (total - session_time).as_secs_f64());
     println!(
-        "  session: {} lines ({} valid, {} mutated, {} garbage, {} long), {} go, {} stop, {} isready, {} bestmove",
-        c.lines, c.valid, c.mutated, c.garbage, c.long_lines, c.gos, c.stops, c.ready_checks, c.bestmoves
+        "soak summary (seed {}, wall time {:.1} s; session {:.1} s, games {:.1} s)",
+        args.seed,
+        total.as_secs_f64(),
+        session_time.as_secs_f64(),
+        (total - session_time).as_secs_f64()
+    );
+    println!(
+        "  session: {} lines ({} valid, {} mutated, {} garbage, {} long, {} during searches), {} go, {} stop, \
+         {} isready, {} bestmove",
+        c.lines,
+        c.valid,
+        c.mutated,
+        c.garbage,
+        c.long_lines,
+        c.interleaved,
+        c.gos,
+        c.stops,
+        c.ready_checks,
+        c.bestmoves
     );
     println!("  processes: {} started, {} quit, {} closed input", c.starts, c.quits, c.eofs);
     println!(
-        "  games: {} played, {} plies; white {} / black {} / draw {} ({} adjudicated at {MAX_GAME_PLIES} plies)",
-        c.games, c.plies, c.white_wins, c.black_wins, c.draws, c.adjudicated
+        "  games: {} played, {} go, {} plies; white {} / black {} / draw {} ({} adjudicated at {MAX_GAME_PLIES} plies)",
+        c.games, c.game_gos, c.plies, c.white_wins, c.black_wins, c.draws, c.adjudicated
     );
     println!(
         "  failures: panics {}, crashes {}, hangs {}, timed searches overrun {}, illegal moves {}, illegal pv {}, \
@@ -1131,4 +1182,63 @@ pub fn run(args: Args) -> TaskResult {
     }
     println!("soak passed");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_are_checked_like_a_gui_would() {
+        for ok in [
+            "id name kibitz",
+            "option name Hash type spin default 16 min 1 max 1024",
+            "uciok",
+            "readyok",
+            "info depth 3 score cp 18 nodes 681 nps 792782 time 0 pv d2d4 d7d5 e2e3",
+            "info depth 2 nodes 10 nps 5 time 1 pv e2e4",
+            "info string anything at all",
+            "bestmove e2e4 ponder e7e5",
+        ] {
+            assert!(reply_ok(ok), "{ok}");
+        }
+        let long = format!("info string error: {}", "x".repeat(MAX_REPLY_BYTES));
+        for bad in ["", "readyok now", "info depth x", "info score cp", "info frobs 3", "hello", long.as_str()] {
+            assert!(!reply_ok(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn moves_are_checked_with_shakmaty() {
+        let start = Chess::default();
+        assert!(bestmove_ok(&start, "bestmove e2e4"));
+        assert!(bestmove_ok(&start, "bestmove e2e4 ponder e7e5"));
+        assert!(!bestmove_ok(&start, "bestmove e2e4 ponder e2e4"));
+        assert!(!bestmove_ok(&start, "bestmove e2e5"));
+        assert!(!bestmove_ok(&start, "bestmove 0000"));
+        assert!(!bestmove_ok(&start, "bestmove"));
+        assert!(pv_ok(&start, "info depth 2 pv e2e4 e7e5"));
+        assert!(!pv_ok(&start, "info depth 2 pv e2e4 e2e4"));
+        // Standard castling only.
+        let castle: Chess = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+            .parse::<games_chess::shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        assert!(legal_move(&castle, "e1g1").is_some());
+        assert!(legal_move(&castle, "e1h1").is_none());
+    }
+
+    #[test]
+    fn timed_searches_are_told_apart() {
+        let go = |p: GoParams| go_kind(&p, Color::White);
+        assert_eq!(go(GoParams { infinite: true, ..GoParams::default() }), GoKind::Waits);
+        assert_eq!(
+            go(GoParams { movetime: Some(100), ..GoParams::default() }),
+            GoKind::Timed(Duration::from_millis(95))
+        );
+        assert!(matches!(go(GoParams { btime: Some(1000), ..GoParams::default() }), GoKind::Timed(_)));
+        assert_eq!(go(GoParams { wtime: Some(999_999_999), ..GoParams::default() }), GoKind::Bounded);
+        assert_eq!(go(GoParams { depth: Some(3), ..GoParams::default() }), GoKind::Bounded);
+    }
 }

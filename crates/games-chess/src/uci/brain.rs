@@ -103,8 +103,10 @@ fn rminimax_rule(theta: f64) -> Result<Rminimax, ParamError> {
 
 /// The search of `backup` with the settings' table size and θ.
 fn build(backup: BackupKind, settings: &Settings) -> Result<ChessSearch, ParamError> {
-    let engine =
-        Options::default().with_iterative_deepening(true).with_table_mib(settings.hash_mib).with_tt_depth(TtDepth::AtLeast);
+    let engine = Options::default()
+        .with_iterative_deepening(true)
+        .with_table_mib(settings.hash_mib)
+        .with_tt_depth(TtDepth::AtLeast);
     let full_width = Options::full_width().with_iterative_deepening(true);
     let (m, n, beta, delta) = MN_PARAMS;
     match backup {

@@ -292,9 +292,7 @@ fn positive_u64(field: &'static str, token: &str) -> Result<u64, ParseError> {
 fn positive_u32(field: &'static str, token: &str) -> Result<u32, ParseError> {
     match token.parse::<u32>() {
         Ok(n) if n > 0 => Ok(n),
-        _ => {
-            Err(ParseError::BadNumber { field, token: quote(token), expected: "an integer from 1 to 4294967295" })
-        }
+        _ => Err(ParseError::BadNumber { field, token: quote(token), expected: "an integer from 1 to 4294967295" }),
     }
 }
 

@@ -14,7 +14,22 @@
 //!
 //! The engine never panics on input: a line it cannot use gets an
 //! `info string error: …` reply and changes nothing (a bad `position` keeps
-//! the previous position).
+//! the previous position). In particular (see `docs/reliability.md`):
+//!
+//! * FENs are checked strictly (`KQkqq`, a rank `215`, variant fields are
+//!   refused) and moves must be exactly the UCI form of a legal move (no
+//!   SAN, no `e1h1` castling, no `0000`); errors quote at most a short
+//!   prefix of the input, and lines over [`MAX_LINE_BYTES`] are skipped;
+//! * a `Hash` size that cannot be allocated keeps the old table, with an
+//!   `info string`; only `Hash` reallocates a table, and only `ucinewgame`
+//!   and `Clear Hash` empty it ([`Brain`]);
+//! * every `go` that is not `infinite` or `ponder` ends by itself: a clock
+//!   given only for the other side, or only increments, still gives a time
+//!   budget ([`time_budget`]), and depths beyond [`MAX_DEPTH`] are clamped;
+//! * scores are centipawns (or mates) in the engine's scale; the rules whose
+//!   values are not centipawns (EMM, product propagation, Rminimax at a
+//!   finite θ) report their value in an `info string` instead
+//!   ([`Iteration::lines`]).
 //!
 //! The parts: [`Engine`] and its loop [`run`] (`engine.rs`), the commands'
 //! syntax ([`parse_command`]), the options (`setoption`, [`Settings`]), a

@@ -82,7 +82,8 @@ pub(super) fn parse_option(current: &Settings, name: &str, value: Option<&str>) 
         }
         "theta" => {
             let v = need()?;
-            let theta: f64 = v.parse().map_err(|_| bad(format!("expected a number, got {:?}", GameError::shorten(v))))?;
+            let theta: f64 =
+                v.parse().map_err(|_| bad(format!("expected a number, got {:?}", GameError::shorten(v))))?;
             let theta = search_core::backup::rminimax::check_theta(theta).map_err(|e| bad(e.reason))?;
             (theta != current.theta).then_some(OptionChange::Theta(theta))
         }

@@ -125,7 +125,12 @@ mod tests {
             assert_eq!(p.plan.depth, Some(MAX_DEPTH), "{go:?}");
             assert!(p.notes.iter().any(|n| n.contains(&format!("depth {asked} is beyond"))), "{:?}", p.notes);
         }
-        let p = plan_go(&GoParams { depth: Some(MAX_DEPTH), ..GoParams::default() }, Color::White, BackupKind::AlphaBeta, false);
+        let p = plan_go(
+            &GoParams { depth: Some(MAX_DEPTH), ..GoParams::default() },
+            Color::White,
+            BackupKind::AlphaBeta,
+            false,
+        );
         assert_eq!((p.plan.depth, p.notes.len()), (Some(MAX_DEPTH), 0));
         // The opponent's clock only: a budget, and a note.
         let go = GoParams { btime: Some(1000), ..GoParams::default() };

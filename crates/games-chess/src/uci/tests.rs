@@ -487,7 +487,8 @@ fn finishes_within(e: &mut Engine<Buf>, limit: Duration) -> Duration {
 #[test]
 fn go_without_an_own_clock_still_answers() {
     let (mut e, out) = engine();
-    for go in ["go btime 1000", "go btime 1000 binc 10", "go winc 50", "go movestogo 1", "go movestogo 20 binc 100000"] {
+    for go in ["go btime 1000", "go btime 1000 binc 10", "go winc 50", "go movestogo 1", "go movestogo 20 binc 100000"]
+    {
         e.handle_line("position startpos");
         e.handle_line(go);
         let took = finishes_within(&mut e, Duration::from_secs(5));
@@ -508,7 +509,8 @@ fn go_without_an_own_clock_still_answers() {
     e.handle_line("go depth 1000");
     finishes_within(&mut e, Duration::from_secs(5));
     let r = out.take();
-    let note = format!("info string depth 1000 is beyond the engine's maximum: searching to depth {}", super::MAX_DEPTH);
+    let note =
+        format!("info string depth 1000 is beyond the engine's maximum: searching to depth {}", super::MAX_DEPTH);
     assert!(r.contains(&note), "{r:?}");
     assert_eq!(bestmove(&r), "d1d8");
 }
@@ -554,7 +556,9 @@ fn scores_are_centipawns_or_said_to_be_something_else() {
         let values: Vec<&String> = r.iter().filter(|l| l.starts_with("info string depth ")).collect();
         if native {
             assert_eq!(values.len(), infos.len(), "{kind} {extra:?}: {r:?}");
-            assert!(values.iter().all(|l| l.contains(&format!("{kind} value ")) && l.ends_with("not a centipawn score")));
+            assert!(
+                values.iter().all(|l| l.contains(&format!("{kind} value ")) && l.ends_with("not a centipawn score"))
+            );
         } else {
             assert!(values.is_empty(), "{kind} {extra:?}: {r:?}");
         }
@@ -677,4 +681,20 @@ fn a_long_cycle_repeated_three_times_is_a_draw() {
     let thrice = format!("{twice} {cycle}");
     let r = send(&mut e, &out, &[&thrice, "go depth 2"]);
     assert!(r.iter().any(|l| l.starts_with("info string the position is a draw by rule")), "{r:?}");
+}
+
+/// Item 6: a line longer than the engine reads is skipped whole (its
+/// memory is not kept), with one error line, and the next line is read.
+#[test]
+fn overlong_lines_are_skipped() {
+    let (mut e, out) = engine();
+    let mut input = b"position startpos moves ".to_vec();
+    input.resize(super::MAX_LINE_BYTES + 100, b'x');
+    input.extend_from_slice(b"\nposition startpos moves e2e4\nisready\n");
+    super::run(std::io::Cursor::new(input), &mut e).unwrap();
+    let r = out.take();
+    assert_eq!(r.len(), 2, "{:?}", r.iter().map(|l| &l[..l.len().min(100)]).collect::<Vec<_>>());
+    assert_eq!(r[0], format!("info string error: line longer than {} bytes skipped", super::MAX_LINE_BYTES));
+    assert_eq!(r[1], "readyok");
+    assert_eq!(e.position().fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
 }
