@@ -15,7 +15,7 @@
 //! Nothing lost, nothing silently wrong (see `store.rs`): every file is
 //! written atomically; a saved cell carries a checksum of its rows and of
 //! what made them (experiment, cell, seeds, scale, the experiment's
-//! [`Experiment::version`] and parameters), and one that fails the check is
+//! `Experiment::version` and parameters), and one that fails the check is
 //! recomputed with a warning; `OUT/manifest.json` ties the directory to one
 //! seed and scale, and a run or merge of another is refused; `--out` is
 //! checked writable before the first cell is computed.
