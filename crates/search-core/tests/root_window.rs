@@ -51,3 +51,57 @@ fn bisection_on_null_windows_finds_the_value() {
     }
     assert_eq!(lo, 3.0);
 }
+
+/// `Options::exact_root`: with alpha-beta, every root move's score is exact
+/// and equals full-width minimax's, on random trees with many ties (leaves
+/// drawn from 0..=3), with and without a table, PVS and deepening.
+#[test]
+fn exact_root_scores_equal_full_width_scores() {
+    use search_core::tree::{LeafModel, RandomTree, RandomTreeEval};
+    let configs = [
+        Options::plain_alpha_beta().with_exact_root(true),
+        Options::default().with_quiescence(false).with_exact_root(true),
+        Options::default().with_quiescence(false).with_iterative_deepening(false).with_exact_root(true),
+    ];
+    let mut checked = 0;
+    for seed in 0..150 {
+        let t =
+            RandomTree::new(seed, 2 + (seed % 4) as u8, 3 + (seed % 4) as u8, LeafModel::Uniform { min: 0, max: 3 })
+                .unwrap();
+        let mut full = Search::new(Minimax, RandomTreeEval::default(), Options::full_width()).unwrap();
+        let want = full.run(&t, &Limits::full_tree()).unwrap();
+        for opts in &configs {
+            let mut s = Search::new(Minimax, RandomTreeEval::default(), opts.clone()).unwrap();
+            let got = s.run(&t, &Limits::full_tree()).unwrap();
+            assert!(got.complete);
+            assert_eq!(got.value, want.value, "seed {seed}");
+            let mut a: Vec<_> = got.root_moves.iter().map(|m| (m.mv, m.score, m.bound)).collect();
+            let mut b: Vec<_> = want.root_moves.iter().map(|m| (m.mv, m.score, m.bound)).collect();
+            a.sort_by_key(|m| m.0);
+            b.sort_by_key(|m| m.0);
+            assert_eq!(a, b, "seed {seed}, {opts:?}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 450);
+    // Without it, alpha-beta's later root moves are bounds on some trees.
+    let inexact = (0..150).any(|seed| {
+        let t = RandomTree::new(seed, 4, 4, LeafModel::Uniform { min: 0, max: 3 }).unwrap();
+        let mut s = Search::new(Minimax, RandomTreeEval::default(), Options::plain_alpha_beta()).unwrap();
+        s.run(&t, &Limits::full_tree()).unwrap().root_moves.iter().any(|m| m.bound != Bound::Exact)
+    });
+    assert!(inexact);
+}
+
+#[test]
+fn exact_root_is_refused_where_it_would_be_ignored() {
+    let e = Search::new(Minimax, LiteralEval, Options::full_width().with_exact_root(true)).unwrap_err();
+    assert_eq!(e.name, "exact_root");
+    let e = Search::new(
+        Minimax,
+        LiteralEval,
+        Options::default().with_table_mib(0).with_aspiration(Some(1.0)).with_exact_root(true),
+    )
+    .unwrap_err();
+    assert_eq!(e.name, "aspiration");
+}

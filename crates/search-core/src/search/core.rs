@@ -674,6 +674,8 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
         let mut best = f64::NEG_INFINITY;
         let mut best_move = None;
         let mut alpha = window.alpha;
+        // Exact root scores: every root move gets the root's own window.
+        let exact = ply == 0 && self.opts.exact_root;
         // A null-window node's value is a bound, never exact: it has no
         // principal variation to report.
         let track_pv = !self.prunes || !window.is_null();
@@ -685,7 +687,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             let (value, searched) = if self.prunes {
                 let full = Window::new(alpha, window.beta);
                 let mut result = None;
-                if self.opts.pvs && index > 0 {
+                if self.opts.pvs && index > 0 && !exact {
                     let null = Window::null_above(alpha);
                     let v = self.search_child(mv, &child, depth - 1, ply + 1, affine.invert(null).for_child(flip))?;
                     let cand = affine.apply(info.to_parent(v.scalar()));
@@ -721,7 +723,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
                     pv.extend_from_slice(&tail[0].pv);
                 }
             }
-            if self.prunes {
+            if self.prunes && !exact {
                 alpha = alpha.max(cand);
                 if cand >= window.beta {
                     self.stats.cutoffs += 1;

@@ -119,6 +119,12 @@ pub struct Options {
     /// The lecture's "simple pruning": stop at a node as soon as a proven
     /// win is found.
     pub stop_at_win: bool,
+    /// Search every root move with the full window, so that each root
+    /// score is exact, not a bound (needs alpha-beta; refuses aspiration).
+    /// What a policy over root scores ([`PolicyAgent`](crate::policy::PolicyAgent),
+    /// a Boltzmann player over alpha-beta values) needs: each root move
+    /// costs a full-window search, the rest of the tree is pruned as usual.
+    pub exact_root: bool,
 }
 
 impl Default for Options {
@@ -145,6 +151,7 @@ impl Default for Options {
             chance_samples: None,
             seed: 0,
             stop_at_win: false,
+            exact_root: false,
         }
     }
 }
@@ -264,6 +271,8 @@ impl Options {
         with_seed: seed: u64;
         /// Sets [`stop_at_win`](Options::stop_at_win).
         with_stop_at_win: stop_at_win: bool;
+        /// Sets [`exact_root`](Options::exact_root).
+        with_exact_root: exact_root: bool;
     }
 
     /// Checks these options against rule `R`, game `G` and `eval`: every
@@ -299,6 +308,7 @@ impl Options {
             ("killers", self.killers),
             ("history", self.history),
             ("table_mib", self.table_mib > 0),
+            ("exact_root", self.exact_root),
         ];
         for (name, on) in needs_pruning {
             if on && !prunes {
@@ -324,6 +334,12 @@ impl Options {
                     "works only with alpha-beta on a plain negamax rule (Pruning::Negamax, e.g. Minimax)",
                 ));
             }
+        }
+        if self.aspiration.is_some() && self.exact_root {
+            return Err(ParamError::new(
+                "aspiration",
+                "an aspiration window makes root scores bounds: exact_root refuses it",
+            ));
         }
         if self.aspiration.is_some() && !self.iterative_deepening {
             return Err(ParamError::new("aspiration", "needs iterative deepening (a previous iteration's value)"));

@@ -1,0 +1,19 @@
+//! Playing strength for `search-core` agents.
+//!
+//! - Statistics over game results: Elo / Bradley–Terry ratings with draws
+//!   ([`rating`]), pentanomial statistics of paired games ([`pentanomial`]),
+//!   the sequential probability ratio test ([`sprt`]), and the logistic Elo
+//!   scale they share ([`elo`]).
+//! - Agents written as text ([`spec`]): `random`, `alphabeta:depth=6`,
+//!   `boltzmann:depth=3,theta=2`, `elo:1500`..., built for any game with an
+//!   evaluator.
+//! - Paired games from balanced openings ([`pairing`]).
+//! - The strength dial ([`dial`]): a calibrated ladder of settings, and an
+//!   agent for any Elo between its rungs.
+
+#![deny(missing_docs)]
+
+pub mod elo;
+pub mod pentanomial;
+pub mod rating;
+pub mod sprt;
