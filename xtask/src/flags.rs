@@ -390,3 +390,105 @@ impl From<Soak> for experiments::tools::soak::Args {
         Self { commands, games, seed, engine }
     }
 }
+
+/// Arguments of `cargo xtask match`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Match {
+    /// The game: tictactoe, connect4, gobang or chess.
+    game: String,
+    /// Agent A, e.g. `alphabeta:depth=6`, `boltzmann:depth=3,theta=2`, `elo:1500`, `random`
+    /// (chess also `uci:PATH[,nodes=N|depth=D|movetime=MS][,Option=value...]`).
+    a: String,
+    /// Agent B.
+    b: String,
+    /// Games to play (rounded up to whole pairs: same opening, colours swapped).
+    #[arg(long, default_value_t = 200)]
+    games: usize,
+    /// Openings, one per line: a move line in the game's notation (chess: UCI moves or a FEN).
+    /// Default: balanced random openings drawn from the seed.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Sequential probability ratio test `elo0,elo1` (logistic Elo of A over B); stops when it decides.
+    #[arg(long, value_parser = parse_sprt)]
+    sprt: Option<(f64, f64)>,
+    /// The SPRT's false-positive rate α.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    alpha: f64,
+    /// The SPRT's false-negative rate β.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    beta: f64,
+    /// Master seed.
+    #[arg(long, default_value_t = experiments::dial::matches::DEFAULT_SEED)]
+    seed: u64,
+    /// Worker threads, 1 to 4 per available core (default: one per core). Results do not depend on it.
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// Output directory of the saved games (default: target/match/<game>-<hash of the setup>); rerun to resume.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Play only a deterministic share `I/N` of the cells.
+    #[arg(long)]
+    shard: Option<Shard>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_sprt(s: &str) -> Result<(f64, f64), String> {
+    let (a, b) = s.split_once(',').ok_or("expected elo0,elo1, e.g. 0,10")?;
+    let a: f64 = a.trim().parse().map_err(|_| format!("bad elo0 {a:?}"))?;
+    let b: f64 = b.trim().parse().map_err(|_| format!("bad elo1 {b:?}"))?;
+    if !(a.is_finite() && b.is_finite() && a < b) {
+        return Err(format!("need finite elo0 < elo1, got {a},{b}"));
+    }
+    Ok((a, b))
+}
+
+impl From<Match> for experiments::dial::matches::Args {
+    fn from(m: Match) -> Self {
+        let sprt =
+            m.sprt.map(|(elo0, elo1)| experiments::dial::SprtSettings { elo0, elo1, alpha: m.alpha, beta: m.beta });
+        Self {
+            game: m.game,
+            a: m.a,
+            b: m.b,
+            games: m.games,
+            openings: m.openings,
+            sprt,
+            seed: m.seed,
+            threads: m.threads,
+            out: m.out,
+            shard: m.shard,
+            json: m.json,
+        }
+    }
+}
+
+/// Arguments of `cargo xtask calibrate`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Calibrate {
+    /// The game: tictactoe, connect4, gobang or chess.
+    game: String,
+    /// A small run for CI; writes only into --out, never calibration/.
+    #[arg(long)]
+    quick: bool,
+    /// Master seed.
+    #[arg(long, default_value_t = experiments::dial::calibrate::DEFAULT_SEED)]
+    seed: u64,
+    /// Worker threads, 1 to 4 per available core (default: one per core). Results do not depend on it.
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// Output directory of the saved games (default: target/calibrate/<game>[-quick]); rerun to resume.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Play only a deterministic share `I/N` of the cells.
+    #[arg(long)]
+    shard: Option<Shard>,
+}
+
+impl From<Calibrate> for experiments::dial::calibrate::Args {
+    fn from(c: Calibrate) -> Self {
+        let Calibrate { game, quick, seed, threads, out, shard } = c;
+        Self { game, quick, seed, threads, out, shard }
+    }
+}

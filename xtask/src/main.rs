@@ -8,7 +8,7 @@ use std::process::{Command as Process, ExitCode};
 
 use clap::{Parser, Subcommand};
 
-use experiments::{TaskResult, reproduce, tools};
+use experiments::{TaskResult, dial, reproduce, tools};
 
 mod flags;
 mod fuzz;
@@ -42,6 +42,10 @@ enum Command {
     /// Soak-test the kibitz engine: a long random GUI session and engine-vs-engine games, counting panics,
     /// hangs and illegal moves (minutes; --quick for under one).
     Soak(flags::Soak),
+    /// Play paired games between two agents: W/D/L, Elo with its interval, pentanomial counts, LOS, SPRT.
+    Match(flags::Match),
+    /// Rate the strength dial's ladder of a game (writes calibration/<game>.json).
+    Calibrate(flags::Calibrate),
     /// Run the property tests (test targets named fuzz_*) with many cases, timed.
     Fuzz(flags::Fuzz),
 }
@@ -79,6 +83,8 @@ fn main() -> ExitCode {
         Command::Soak(args) => tools::soak::run(args.into()),
         Command::Bench(args) => bench(args),
         Command::Fuzz(args) => fuzz::run(args.cases),
+        Command::Match(args) => dial::matches::run(args.into()),
+        Command::Calibrate(args) => dial::calibrate::run(args.into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,11 +7,14 @@
 //!   statistics and the experiments themselves).
 //! - [`paper`]: the Rminimax paper's worked examples (Tables I, II and III):
 //!   the paper's trees, its printed numbers and its bisection.
+//! - [`dial`]: `cargo xtask match` and `cargo xtask calibrate` (playing
+//!   strength: paired matches, ratings, the dial's ladder).
 //! - [`tools`]: `cargo xtask bench`, `demo`, `perft`, `solve` and `wac`.
 //!
 //! GPL-3.0-or-later because it depends on `games-chess`; nothing but `xtask`
 //! depends on this crate (`cargo xtask layering` checks it).
 
+pub mod dial;
 pub mod paper;
 pub mod reproduce;
 pub mod tools;

@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 mod eval;
+pub mod external;
 mod game;
 mod history;
 mod notation;
@@ -29,6 +30,7 @@ pub mod uci;
 mod zobrist;
 
 pub use eval::ChessEval;
+pub use external::{EngineLimit, ExternalError, UciEngineAgent};
 pub use game::ChessGame;
 pub use history::HISTORY_CAPACITY;
 pub use rules::Rules;

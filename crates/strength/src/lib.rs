@@ -17,3 +17,8 @@ pub mod elo;
 pub mod pentanomial;
 pub mod rating;
 pub mod sprt;
+
+pub mod agents;
+pub mod dial;
+pub mod pairing;
+pub mod spec;

@@ -38,8 +38,9 @@ use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use crate::TaskResult;
+use store::CellKey;
 pub(crate) use store::write_atomic;
-use store::{CellKey, Loaded, RunKey};
+pub(crate) use store::{Loaded, RunKey, open_out};
 
 /// A flat result row.
 pub(crate) type Row = Map<String, Value>;
@@ -131,6 +132,12 @@ pub(crate) trait Experiment: Sync {
     /// Estimated CPU seconds of all cells at this scale, where the
     /// experiment knows (printed before a `--full` run starts).
     fn cpu_seconds(&self, _scale: Scale) -> Option<f64> {
+        None
+    }
+    /// A running summary of the rows of every finished cell so far (saved
+    /// or new, in completion order), shown beside the progress bar (e.g. a
+    /// match's running score). `None`: the cell name is shown.
+    fn progress(&self, _rows: &[Row]) -> Option<String> {
         None
     }
 }
@@ -232,15 +239,19 @@ pub fn run(args: Args) -> TaskResult {
     // Before any compute: the directory is writable, is ours, and is this run's.
     let share = args.shard.map_or("all".to_string(), |s| s.to_string());
     let _lock = store::open_out(&args.out, key, &names, &[share])?;
-    let config = RunConfig { key, out: args.out.clone(), shard: args.shard };
+    let config = RunConfig { label: "reproduce", key, out: args.out.clone(), shard: args.shard };
     run_cells(&selected, &config)?;
     finish_all(&all, key, &args.out, &names, &if args.shard.is_some() { Origin::Shard } else { Origin::Run })
 }
 
-struct RunConfig {
-    key: RunKey,
-    out: PathBuf,
-    shard: Option<Shard>,
+/// Where and how cells run: the run they belong to, the output directory
+/// and the share of the cells.
+pub(crate) struct RunConfig {
+    /// The command, for messages (`reproduce`, `match`, `calibrate`).
+    pub(crate) label: &'static str,
+    pub(crate) key: RunKey,
+    pub(crate) out: PathBuf,
+    pub(crate) shard: Option<Shard>,
 }
 
 /// A stable 64-bit hash of a string (FNV-1a), for cell seeds and parameter
@@ -258,7 +269,7 @@ fn cell_path(out: &Path, experiment: &str, cell: &str) -> PathBuf {
 }
 
 /// Loads the saved cell `cell` of `e` in `dir`, checked against this run.
-fn load_cell(dir: &Path, e: &dyn Experiment, key: RunKey, params: &Value, cell: &str) -> Loaded {
+pub(crate) fn load_cell(dir: &Path, e: &dyn Experiment, key: RunKey, params: &Value, cell: &str) -> Loaded {
     let seed = cell_seed(key.seed, e.seed_group(), cell);
     let ck = CellKey { experiment: e.name(), cell, run: key, seed, version: e.version(), params };
     store::load(&cell_path(dir, e.name(), cell), &ck)
@@ -269,10 +280,14 @@ fn foreign_error(path: &Path, theirs: RunKey, ours: RunKey) -> String {
     format!("{} is a cell of another run ({theirs}, not {ours}): refusing to mix runs", path.display())
 }
 
-fn run_cells(selected: &[&dyn Experiment], config: &RunConfig) -> TaskResult {
+/// Runs every cell of `selected` (this shard's share) that `config.out`
+/// does not already hold intact, in parallel, saving each as it finishes.
+pub(crate) fn run_cells(selected: &[&dyn Experiment], config: &RunConfig) -> TaskResult {
     // The global cell list, in a fixed order; the shard takes its share.
     let mut work = Vec::new();
     let mut foreign = Vec::new();
+    // Rows of finished cells per experiment, for `Experiment::progress`.
+    let tally: std::sync::Mutex<BTreeMap<&str, Vec<Row>>> = Default::default();
     let mut index = 0usize;
     for e in selected {
         let params = e.params(config.key.scale);
@@ -285,7 +300,10 @@ fn run_cells(selected: &[&dyn Experiment], config: &RunConfig) -> TaskResult {
             let seed = cell_seed(config.key.seed, e.seed_group(), &cell);
             let path = cell_path(&config.out, e.name(), &cell);
             match load_cell(&config.out, *e, config.key, &params, &cell) {
-                Loaded::Valid { .. } => continue,
+                Loaded::Valid { rows, .. } => {
+                    tally.lock().expect("tally").entry(e.name()).or_default().extend(rows);
+                    continue;
+                }
                 Loaded::Absent => {}
                 Loaded::Corrupt(why) => {
                     let aside = store::rejected_path(&path);
@@ -319,7 +337,8 @@ fn run_cells(selected: &[&dyn Experiment], config: &RunConfig) -> TaskResult {
         );
     }
     eprintln!(
-        "reproduce: {} scale, seed {}, {} cells to run ({} in all{})",
+        "{}: {} scale, seed {}, {} cells to run ({} in all{})",
+        config.label,
         config.key.scale.name(),
         config.key.seed,
         work.len(),
@@ -346,7 +365,13 @@ fn run_cells(selected: &[&dyn Experiment], config: &RunConfig) -> TaskResult {
             let started = Instant::now();
             let result = e.run_cell(config.key.scale, cell, *seed);
             bar.inc(1);
-            bar.set_message(format!("{}/{}", e.name(), cell));
+            let summary = result.as_ref().ok().and_then(|rows| {
+                let mut tally = tally.lock().expect("tally");
+                let all = tally.entry(e.name()).or_default();
+                all.extend(rows.iter().cloned());
+                e.progress(all)
+            });
+            bar.set_message(summary.unwrap_or_else(|| format!("{}/{}", e.name(), cell)));
             match result {
                 Ok(rows) => {
                     let ck = CellKey {

@@ -37,9 +37,9 @@ const TMP_SUFFIX: &str = ".tmp";
 
 /// What one output directory holds: one master seed at one scale.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct RunKey {
-    pub(super) seed: u64,
-    pub(super) scale: Scale,
+pub(crate) struct RunKey {
+    pub(crate) seed: u64,
+    pub(crate) scale: Scale,
 }
 
 impl fmt::Display for RunKey {
@@ -114,7 +114,7 @@ fn write_manifest(dir: &Path, m: &Manifest) -> io::Result<()> {
 
 /// The exclusive lock on an output directory, held while it lives.
 #[derive(Debug)]
-pub(super) struct OutLock {
+pub(crate) struct OutLock {
     _file: File,
 }
 
@@ -153,7 +153,7 @@ fn lock(out: &Path) -> Result<OutLock, String> {
 /// directory that holds another seed or scale (or cells of unknown origin),
 /// removes temporary files left by a killed run, records the run in the
 /// manifest, and checks that every cell directory it will write is writable.
-pub(super) fn open_out(out: &Path, key: RunKey, experiments: &[String], shards: &[String]) -> Result<OutLock, String> {
+pub(crate) fn open_out(out: &Path, key: RunKey, experiments: &[String], shards: &[String]) -> Result<OutLock, String> {
     let unwritable = |what: &Path, e: io::Error| {
         format!("--out {}: cannot write to {} ({e}); nothing was computed", out.display(), what.display())
     };
@@ -288,7 +288,7 @@ pub(super) struct CellKey<'a> {
 
 /// A saved cell, as found.
 #[derive(Debug)]
-pub(super) enum Loaded {
+pub(crate) enum Loaded {
     /// Checked and made with this run's parameters: its rows, and the file.
     Valid { rows: Vec<Row>, text: String },
     /// No file.

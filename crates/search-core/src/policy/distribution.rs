@@ -75,13 +75,37 @@ impl MoveDistribution for Greedy {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Softmax {
     theta: f64,
+    cap: Option<f64>,
 }
 
 impl Softmax {
     /// Inverse temperature `theta > 0` (or +∞). Errors on NaN, `≤ 0` or a
     /// subnormal θ.
     pub fn new(theta: f64) -> Result<Self, ParamError> {
-        Ok(Softmax { theta: check_theta(theta)? })
+        Ok(Softmax { theta: check_theta(theta)?, cap: None })
+    }
+
+    /// Clamps every score to `[−cap, cap]` before the softmax: any advantage
+    /// of at least `cap` (a forced win included) looks the same, so a player
+    /// at a low θ can miss a win or walk into a loss as readily as it
+    /// misjudges a large advantage, instead of never doing so. Errors unless
+    /// `cap` is finite and positive.
+    ///
+    /// ```
+    /// use search_core::policy::{MoveDistribution, Softmax};
+    /// let mut p = Vec::new();
+    /// Softmax::new(0.01)?.with_cap(100.0)?.distribution(&[1e6, 100.0, -1e6], &mut p)?;
+    /// assert!((p[0] - p[1]).abs() < 1e-12 && p[2] > 0.05);
+    /// # Ok::<(), search_core::ParamError>(())
+    /// ```
+    pub fn with_cap(mut self, cap: f64) -> Result<Self, ParamError> {
+        self.cap = Some(ParamError::positive("cap", cap)?);
+        Ok(self)
+    }
+
+    /// The score cap, if any.
+    pub fn cap(&self) -> Option<f64> {
+        self.cap
     }
 
     /// The inverse temperature.
@@ -95,19 +119,30 @@ impl MoveDistribution for Softmax {
     /// `exp(0) = 1`, so the sum is at least one; a gap so large that
     /// `θ·gap` overflows gives exactly 0.
     fn distribution(&self, scores: &[f64], out: &mut Vec<f64>) -> Result<(), ParamError> {
-        if self.theta == f64::INFINITY {
+        if self.theta == f64::INFINITY && self.cap.is_none() {
             return Greedy.distribution(scores, out);
         }
         check_scores(scores, out)?;
+        let clamp = |s: f64| self.cap.map_or(s, |c| s.clamp(-c, c));
+        if self.theta == f64::INFINITY {
+            let best = scores.iter().map(|&s| clamp(s)).fold(f64::NEG_INFINITY, f64::max);
+            let n = scores.iter().filter(|&&s| clamp(s) == best).count() as f64;
+            out.extend(scores.iter().map(|&s| if clamp(s) == best { 1.0 / n } else { 0.0 }));
+            return Ok(());
+        }
         let (best, _) = best_and_count(scores);
-        out.extend(scores.iter().map(|&s| (self.theta * (s - best)).exp()));
+        let best = clamp(best);
+        out.extend(scores.iter().map(|&s| (self.theta * (clamp(s) - best)).exp()));
         let total: f64 = out.iter().sum();
         out.iter_mut().for_each(|p| *p /= total);
         Ok(())
     }
 
     fn name(&self) -> String {
-        format!("softmax θ={}", self.theta)
+        match self.cap {
+            Some(c) => format!("softmax θ={} cap={c}", self.theta),
+            None => format!("softmax θ={}", self.theta),
+        }
     }
 }
 

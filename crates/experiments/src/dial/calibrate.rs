@@ -1,0 +1,444 @@
+//! `cargo xtask calibrate GAME`: rates the strength dial's ladder.
+//!
+//! The ladder of a game is a few *curves*, each a Boltzmann player at one
+//! depth over a range of θ (`boltzmann:depth=D,cap=C,theta=T`), topped by
+//! alpha-beta at that depth (θ = +∞), with uniform random play (θ = 0) as the
+//! anchor at Elo 0. Neighbouring rungs play paired matches: each rung its
+//! next two up the curve, and the rung at the same θ one depth up. The
+//! results are fitted by maximum likelihood (Elo with draws, see
+//! [`strength::rating`]) and written as the game's [`Calibration`]: into
+//! `OUT/<game>.json`, and, for a run at the default scale, into
+//! `calibration/<game>.json`, the file the dial reads.
+//!
+//! Settings are depths, θ and caps: no wall time, so a calibration holds on
+//! any machine. Every matchup is a match on the cell store (seeded,
+//! resumable, shardable, the same for any thread count).
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicUsize;
+
+use strength::dial::{Calibration, Dial, HeldOut, Rung};
+use strength::pairing::PairOutcome;
+use strength::rating::davidson;
+
+use super::arena::arena_of;
+use super::matches::{MatchJob, pairs_per_cell};
+use super::report::{RatedRung, fit_ladder};
+use crate::TaskResult;
+use crate::reproduce::{Experiment, RunConfig, RunKey, Scale, Shard, open_out, run_cells, write_atomic};
+
+/// Arguments of `cargo xtask calibrate`.
+#[derive(Debug, Clone)]
+pub struct Args {
+    /// The game.
+    pub game: String,
+    /// A small run for CI (minutes): fewer games per matchup.
+    pub quick: bool,
+    /// Master seed.
+    pub seed: u64,
+    /// Worker threads (results do not depend on it).
+    pub threads: Option<usize>,
+    /// Output directory (default `target/calibrate/<game>[-quick]`).
+    pub out: Option<PathBuf>,
+    /// Play only a share of the cells.
+    pub shard: Option<Shard>,
+}
+
+/// The default master seed of `calibrate`.
+pub const DEFAULT_SEED: u64 = 1500;
+
+/// The version of the ladders and of how a matchup is played; recorded in
+/// the calibration (a change makes earlier calibrations stale).
+pub const LADDER_VERSION: u32 = 1;
+
+/// One curve of a ladder.
+#[derive(Debug, Clone)]
+pub(crate) struct CurveDef {
+    /// The spec without θ, e.g. `boltzmann:depth=2,cap=100`.
+    pub(crate) base: String,
+    /// θ of its rungs, increasing.
+    pub(crate) thetas: Vec<f64>,
+    /// The greedy top (θ = +∞), e.g. `alphabeta:depth=2`.
+    pub(crate) top: String,
+}
+
+impl CurveDef {
+    fn rung(&self, theta: f64) -> String {
+        format!("{},theta={theta}", self.base)
+    }
+}
+
+/// A game's ladder, and the pairs of games per matchup at each scale.
+#[derive(Debug, Clone)]
+pub(crate) struct Ladder {
+    pub(crate) curves: Vec<CurveDef>,
+    pub(crate) pairs: usize,
+    pub(crate) quick_pairs: usize,
+}
+
+fn curve(base: &str, thetas: &[f64], top: &str) -> CurveDef {
+    CurveDef { base: base.into(), thetas: thetas.to_vec(), top: top.into() }
+}
+
+/// The ladder of `game`. The θ ranges are chosen so that each curve runs
+/// from near random play to near its top; the caps are a decisive advantage
+/// in the evaluator's units.
+pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
+    Ok(match game {
+        // Values of the full game tree: win 1, draw 0, loss −1 after the cap.
+        "tictactoe" => Ladder {
+            curves: vec![curve("boltzmann:depth=9,cap=1", &[0.5, 1.0, 2.0, 4.0, 8.0], "alphabeta:depth=9")],
+            pairs: 1000,
+            quick_pairs: 25,
+        },
+        // Connect-4 values are small (a window of three own discs is worth
+        // 4): a cap of 100 is a decisive advantage, and θ from 0.003 (near
+        // random) to 0.3 (near the greedy top) spans each curve.
+        "connect4" => Ladder {
+            curves: [2, 4, 6, 8]
+                .iter()
+                .map(|d| {
+                    curve(
+                        &format!("boltzmann:depth={d},cap=100"),
+                        &[0.003, 0.01, 0.03, 0.1, 0.3],
+                        &format!("alphabeta:depth={d}"),
+                    )
+                })
+                .collect(),
+            pairs: 400,
+            quick_pairs: 5,
+        },
+        // Gobang values are pattern weights (an open four 10 000).
+        "gobang" => Ladder {
+            curves: [1, 2]
+                .iter()
+                .map(|d| {
+                    curve(
+                        &format!("boltzmann:depth={d},cap=10000"),
+                        &[0.0003, 0.001, 0.003, 0.01],
+                        &format!("alphabeta:depth={d}"),
+                    )
+                })
+                .collect(),
+            pairs: 100,
+            quick_pairs: 3,
+        },
+        // Chess values are centipawns; a cap of ten pawns.
+        "chess" => Ladder {
+            curves: [1, 2, 3]
+                .iter()
+                .map(|d| {
+                    curve(
+                        &format!("boltzmann:depth={d},cap=1000"),
+                        &[0.003, 0.01, 0.03],
+                        &format!("alphabeta:depth={d}"),
+                    )
+                })
+                .collect(),
+            pairs: 30,
+            quick_pairs: 2,
+        },
+        _ => return Err(format!("unknown game {game:?}")),
+    })
+}
+
+/// The rungs of a ladder (random first) and the matchups between them, as
+/// indices into the rungs.
+pub(crate) fn schedule(l: &Ladder) -> (Vec<String>, Vec<(usize, usize)>) {
+    let mut rungs = vec!["random".to_string()];
+    let mut index = Vec::new(); // per curve: rung indices, top last
+    for c in &l.curves {
+        let mut ids = Vec::new();
+        for &t in &c.thetas {
+            rungs.push(c.rung(t));
+            ids.push(rungs.len() - 1);
+        }
+        rungs.push(c.top.clone());
+        ids.push(rungs.len() - 1);
+        index.push(ids);
+    }
+    let mut games = Vec::new();
+    for (k, ids) in index.iter().enumerate() {
+        games.push((0, ids[0]));
+        for i in 0..ids.len() {
+            for step in [1, 2] {
+                if i + step < ids.len() {
+                    games.push((ids[i], ids[i + step]));
+                }
+            }
+            if let Some(up) = index.get(k + 1) {
+                games.push((ids[i], up[i.min(up.len() - 1)]));
+            }
+        }
+    }
+    (rungs, games)
+}
+
+/// Runs `cargo xtask calibrate`.
+pub fn run(args: Args) -> TaskResult {
+    let ladder = ladder(&args.game)?;
+    if let Some(n) = args.threads {
+        rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global()?;
+    }
+    let (rungs, matchups) = schedule(&ladder);
+    let scale = if args.quick { Scale::Quick } else { Scale::Default };
+    let pairs = if args.quick { ladder.quick_pairs } else { ladder.pairs };
+    let probe = arena_of(&args.game)?;
+    for r in &rungs {
+        probe.check_spec(r)?;
+    }
+    // One opening list for every matchup, so that all see the same
+    // positions.
+    let opening_seed = search_core::rng::derive_seed(args.seed, crate::reproduce::fnv("calibrate openings"));
+    let openings = probe.random_openings(pairs, opening_seed)?;
+    let jobs: Vec<MatchJob> = matchups
+        .iter()
+        .enumerate()
+        .map(|(m, &(a, b))| {
+            Ok(MatchJob {
+                arena: arena_of(&args.game)?,
+                // Cell directories: one per matchup (a few dozen names for
+                // the life of the process).
+                name: Box::leak(format!("{}-m{m:03}", args.game).into_boxed_str()),
+                a: rungs[a].clone(),
+                b: rungs[b].clone(),
+                openings: openings.clone(),
+                opening_source: format!("random, seed {opening_seed}"),
+                pairs,
+                per_cell: pairs.min(pairs_per_cell(&args.game)),
+                offered: AtomicUsize::new(usize::MAX),
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    let key = RunKey { seed: args.seed, scale };
+    let out = args.out.clone().unwrap_or_else(|| {
+        PathBuf::from("target/calibrate").join(if args.quick {
+            format!("{}-quick", args.game)
+        } else {
+            args.game.clone()
+        })
+    });
+    let names: Vec<String> = jobs.iter().map(|j| j.name().to_string()).collect();
+    let share = args.shard.map_or("all".to_string(), |s| s.to_string());
+    let _lock = open_out(&out, key, &names, &[share])?;
+    let config = RunConfig { label: "calibrate", key, out: out.clone(), shard: args.shard };
+    let selected: Vec<&dyn Experiment> = jobs.iter().map(|j| j as &dyn Experiment).collect();
+    eprintln!(
+        "calibrate {}: {} rungs, {} matchups of {} pairs, cells in {}",
+        args.game,
+        rungs.len(),
+        matchups.len(),
+        pairs,
+        out.display()
+    );
+    let started = std::time::Instant::now();
+    run_cells(&selected, &config)?;
+    let mut results: Vec<(usize, usize, Vec<PairOutcome>)> = Vec::new();
+    let mut missing = 0;
+    for (job, &(a, b)) in jobs.iter().zip(&matchups) {
+        let cells = job.load(&out, key);
+        missing += cells.iter().filter(|c| c.is_none()).count();
+        results.push((a, b, cells.into_iter().flatten().flatten().collect()));
+    }
+    if missing > 0 {
+        eprintln!(
+            "calibrate: {missing} cells are missing from {} (other shards' share?): rerun without --shard, or merge, to fit",
+            out.display()
+        );
+        return Ok(());
+    }
+    let (rated, nu) = fit_ladder(&rungs, &results)?;
+    let mut calibration = calibration(&args, &ladder, &rated, &results, scale);
+    calibration.draw_nu = Some(nu);
+    calibration.held_out =
+        held_out(&args, &calibration, &config, if args.quick { 3 } else { ladder.pairs / 2 }, &openings)?;
+    let text = calibration.to_json();
+    write_atomic(&out.join(format!("{}.json", args.game)), &text)?;
+    if !args.quick {
+        let dir = super::arena::calibration_dir();
+        std::fs::create_dir_all(&dir)?;
+        write_atomic(&dir.join(format!("{}.json", args.game)), &text)?;
+    }
+    println!("{}", super::report::ladder_table(&calibration));
+    eprintln!(
+        "calibrate {}: fitted in {:.1} s (this run; cells already saved are not replayed){}",
+        args.game,
+        started.elapsed().as_secs_f64(),
+        if args.quick { String::new() } else { format!(", written to calibration/{}.json", args.game) }
+    );
+    Ok(())
+}
+
+/// The held-out check: ten matches between dial values spread over the
+/// range, at settings the calibration never played, each compared with the
+/// score the ratings predict.
+fn held_out(
+    args: &Args,
+    calibration: &Calibration,
+    config: &RunConfig,
+    pairs: usize,
+    openings: &[String],
+) -> Result<Vec<HeldOut>, String> {
+    let dial = Dial::new(calibration.clone()).map_err(|e| e.to_string())?;
+    let (lo, hi) = dial.range();
+    let span = hi - lo;
+    let nu = calibration.draw_nu.unwrap_or(0.0);
+    let mut checks = Vec::new();
+    let mut jobs = Vec::new();
+    for k in 0..HELD_OUT_PAIRS {
+        // A from 3% to 66% of the range, B from 12% to 39% of the range
+        // above it (values that do not land on the rungs' ratings).
+        let a = (lo + span * (0.03 + 0.07 * k as f64)).round() + 0.5;
+        let b = (a + span * (0.12 + 0.03 * k as f64)).min(hi - span * 0.02).round() + 0.5;
+        let a_spec = dial.setting(a).map_err(|e| e.to_string())?.to_string();
+        let b_spec = dial.setting(b).map_err(|e| e.to_string())?.to_string();
+        jobs.push(MatchJob {
+            arena: arena_of(&args.game)?,
+            name: Box::leak(format!("{}-heldout{k:02}", args.game).into_boxed_str()),
+            a: a_spec.clone(),
+            b: b_spec.clone(),
+            openings: openings.to_vec(),
+            opening_source: "calibration openings".into(),
+            pairs,
+            per_cell: pairs.min(pairs_per_cell(&args.game)),
+            offered: AtomicUsize::new(usize::MAX),
+        });
+        checks.push((a, b, a_spec, b_spec));
+    }
+    let selected: Vec<&dyn Experiment> = jobs.iter().map(|j| j as &dyn Experiment).collect();
+    run_cells(&selected, config).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for (job, (a, b, a_spec, b_spec)) in jobs.iter().zip(checks) {
+        let results: Vec<PairOutcome> = job.load(&config.out, config.key).into_iter().flatten().flatten().collect();
+        if results.len() < pairs {
+            return Err(format!("held-out match {a_spec} vs {b_spec}: cells missing"));
+        }
+        let games = 2 * results.len() as u64;
+        let observed = results.iter().map(PairOutcome::score).sum::<f64>() / games as f64;
+        let predicted = davidson(a - b, nu);
+        // The ratings' uncertainty (each dial value's standard error,
+        // interpolated between the rungs; taken as independent, which
+        // overstates the difference's) through the score's slope, plus
+        // the sampling variance of the games.
+        let (se_a, se_b) = (rating_se(calibration, a), rating_se(calibration, b));
+        let slope = (davidson(a - b + 1.0, nu).score - davidson(a - b - 1.0, nu).score) / 2.0;
+        let rating_var = slope * slope * (se_a * se_a + se_b * se_b);
+        let sampling_var = predicted.game_variance() / games as f64;
+        let half = 1.96 * (rating_var + sampling_var).sqrt();
+        out.push(HeldOut {
+            a_elo: a,
+            b_elo: b,
+            a_spec,
+            b_spec,
+            games,
+            predicted: predicted.score,
+            low: predicted.score - half,
+            high: predicted.score + half,
+            observed,
+        });
+    }
+    Ok(out)
+}
+
+/// The held-out matches per game.
+const HELD_OUT_PAIRS: usize = 10;
+
+/// The standard error of a dial value's rating: the rungs' errors (their
+/// 95% half-widths ÷ 1.96), interpolated by rating.
+fn rating_se(c: &Calibration, elo: f64) -> f64 {
+    let mut pts: Vec<(f64, f64)> = c.rungs.iter().map(|r| (r.rating, (r.high - r.low) / 2.0 / 1.96)).collect();
+    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+    match pts.iter().position(|p| p.0 >= elo) {
+        Some(0) => pts[0].1,
+        Some(i) => {
+            let ((r0, s0), (r1, s1)) = (pts[i - 1], pts[i]);
+            if r1 > r0 { s0 + (s1 - s0) * (elo - r0) / (r1 - r0) } else { s1.max(s0) }
+        }
+        None => pts.last().map_or(0.0, |p| p.1),
+    }
+}
+
+fn calibration(
+    args: &Args,
+    ladder: &Ladder,
+    rated: &[RatedRung],
+    results: &[(usize, usize, Vec<PairOutcome>)],
+    scale: Scale,
+) -> Calibration {
+    let curve_of = |spec: &str| -> (Option<String>, Option<f64>) {
+        if spec == "random" {
+            return (None, Some(0.0));
+        }
+        for c in &ladder.curves {
+            if spec == c.top {
+                return (Some(c.base.clone()), Some(f64::INFINITY));
+            }
+            for &t in &c.thetas {
+                if spec == c.rung(t) {
+                    return (Some(c.base.clone()), Some(t));
+                }
+            }
+        }
+        (None, None)
+    };
+    let rungs = rated
+        .iter()
+        .map(|r| {
+            let (curve, theta) = curve_of(&r.spec);
+            Rung {
+                spec: r.spec.clone(),
+                curve,
+                theta: if r.spec == "random" { None } else { theta },
+                rating: r.rating,
+                low: r.low,
+                high: r.high,
+                games: r.games,
+            }
+        })
+        .collect();
+    let games = results.iter().map(|r| r.2.len() as u64 * 2).sum();
+    Calibration {
+        game: args.game.clone(),
+        anchor: "random = 0".into(),
+        rungs,
+        games,
+        seed: args.seed,
+        scale: match scale {
+            Scale::Quick => "quick".into(),
+            _ => "default".into(),
+        },
+        code_version: format!("calibrate ladder v{LADDER_VERSION}, strength {}", env!("CARGO_PKG_VERSION")),
+        draw_nu: None,
+        held_out: Vec::new(),
+        notes: vec![
+            "Ratings: maximum likelihood over every matchup's games, draws modelled; intervals 95%.".into(),
+            "Each matchup: paired games from shared balanced random openings, colours swapped.".into(),
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rung_plays_and_the_schedule_is_connected() {
+        for game in super::super::arena::GAMES {
+            let (rungs, games) = schedule(&ladder(game).unwrap());
+            let mut reached = vec![false; rungs.len()];
+            reached[0] = true;
+            for _ in 0..rungs.len() {
+                for &(a, b) in &games {
+                    if reached[a] || reached[b] {
+                        reached[a] = true;
+                        reached[b] = true;
+                    }
+                }
+            }
+            assert!(reached.iter().all(|&r| r), "{game}: a rung is not connected to random play");
+            for &(a, b) in &games {
+                assert_ne!(a, b);
+            }
+        }
+    }
+}

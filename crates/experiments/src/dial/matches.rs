@@ -1,0 +1,299 @@
+//! `cargo xtask match GAME A B`: paired games between two agents.
+//!
+//! Pairs of games (same opening, colours swapped) are grouped into cells of
+//! the [`reproduce`](crate::reproduce) cell store: each cell's seed comes
+//! from the master seed and its id, so the results do not depend on the
+//! thread count; finished cells are saved as they complete (an interrupted
+//! match resumes, a longer one reuses the games already played), and
+//! `--shard I/N` plays a share. With `--sprt`, cells run in waves and the
+//! match stops at the first cell, in cell order, at which the test decides:
+//! the verdict is the same for any thread count too.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::{Value, json};
+use strength::pairing::PairOutcome;
+
+use super::arena::{Arena, arena_of, pair_seed};
+use super::report::{MatchSummary, SprtSettings};
+use crate::TaskResult;
+use crate::reproduce::{
+    Experiment, Finished, Loaded, Row, RunConfig, RunKey, Scale, Shard, fnv, load_cell, open_out, row, run_cells,
+    write_atomic,
+};
+
+/// Arguments of `cargo xtask match`.
+#[derive(Debug, Clone)]
+pub struct Args {
+    /// The game: tictactoe, connect4, gobang or chess.
+    pub game: String,
+    /// Agent A's spec.
+    pub a: String,
+    /// Agent B's spec.
+    pub b: String,
+    /// Games to play (rounded up to whole pairs).
+    pub games: usize,
+    /// Openings, one per line (a move line in the game's notation; for
+    /// chess UCI moves or a FEN). Default: balanced random openings.
+    pub openings: Option<PathBuf>,
+    /// SPRT bounds (elo0, elo1) and error rates.
+    pub sprt: Option<SprtSettings>,
+    /// Master seed.
+    pub seed: u64,
+    /// Worker threads (results do not depend on it).
+    pub threads: Option<usize>,
+    /// Output directory (default: `target/match/<game>-<hash of the setup>`).
+    pub out: Option<PathBuf>,
+    /// Play only a share of the cells.
+    pub shard: Option<Shard>,
+    /// Print the summary as one JSON object.
+    pub json: bool,
+}
+
+/// The default master seed of `match`.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// Pairs per cell: small enough that an interrupted match loses little,
+/// large enough that the agents' tables are not rebuilt every game.
+pub(crate) fn pairs_per_cell(game: &str) -> usize {
+    match game {
+        "tictactoe" => 50,
+        "connect4" => 10,
+        _ => 2,
+    }
+}
+
+/// A match as an experiment of the cell store.
+pub(crate) struct MatchJob {
+    pub(crate) arena: Box<dyn Arena>,
+    pub(crate) name: &'static str,
+    pub(crate) a: String,
+    pub(crate) b: String,
+    pub(crate) openings: Vec<String>,
+    /// Where the openings come from (part of the parameters).
+    pub(crate) opening_source: String,
+    pub(crate) pairs: usize,
+    pub(crate) per_cell: usize,
+    /// Cells offered to the runner (all, or a prefix for SPRT waves).
+    pub(crate) offered: AtomicUsize,
+}
+
+impl MatchJob {
+    pub(crate) fn cell_count(&self) -> usize {
+        self.pairs.div_ceil(self.per_cell)
+    }
+
+    fn cell_id(&self, i: usize) -> String {
+        let lo = i * self.per_cell;
+        let hi = ((i + 1) * self.per_cell).min(self.pairs);
+        format!("pairs-{lo:06}-{hi:06}")
+    }
+
+    fn cell_range(cell: &str) -> Result<(usize, usize), String> {
+        let parts: Vec<&str> = cell.split('-').collect();
+        match parts.as_slice() {
+            ["pairs", lo, hi] => Ok((
+                lo.parse().map_err(|_| format!("bad cell {cell}"))?,
+                hi.parse().map_err(|_| format!("bad cell {cell}"))?,
+            )),
+            _ => Err(format!("bad cell {cell}")),
+        }
+    }
+
+    /// The pairs of every cell held intact in `out`, in cell order (`None`
+    /// for a cell not there).
+    pub(crate) fn load(&self, out: &std::path::Path, key: RunKey) -> Vec<Option<Vec<PairOutcome>>> {
+        let params = self.params(key.scale);
+        (0..self.cell_count())
+            .map(|i| match load_cell(out, self, key, &params, &self.cell_id(i)) {
+                Loaded::Valid { rows, .. } => rows.iter().map(pair_of_row).collect(),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+fn game_row(p: &strength::pairing::GameScore) -> Value {
+    json!([p.score, p.plies, p.adjudicated])
+}
+
+fn game_of(v: &Value) -> Option<strength::pairing::GameScore> {
+    let a = v.as_array()?;
+    Some(strength::pairing::GameScore {
+        score: a.first()?.as_f64()?,
+        plies: a.get(1)?.as_u64()? as usize,
+        adjudicated: a.get(2)?.as_bool()?,
+    })
+}
+
+pub(crate) fn pair_of_row(r: &Row) -> Option<PairOutcome> {
+    Some(PairOutcome { a_first: game_of(r.get("a_first")?)?, b_first: game_of(r.get("b_first")?)? })
+}
+
+impl Experiment for MatchJob {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn source(&self) -> &'static str {
+        "cargo xtask match"
+    }
+    fn description(&self) -> &'static str {
+        "paired games between two agents"
+    }
+    fn version(&self) -> u32 {
+        1
+    }
+    fn params(&self, _scale: Scale) -> Value {
+        json!({
+            "game": self.arena.name(),
+            "a": self.a,
+            "b": self.b,
+            "openings": self.opening_source,
+            "pairs_per_cell": self.per_cell,
+            "max_plies": self.arena.max_plies(),
+        })
+    }
+    fn cells(&self, _scale: Scale) -> Vec<String> {
+        (0..self.offered.load(Ordering::Relaxed).min(self.cell_count())).map(|i| self.cell_id(i)).collect()
+    }
+    fn run_cell(&self, _scale: Scale, cell: &str, seed: u64) -> Result<Vec<Row>, String> {
+        let (lo, hi) = Self::cell_range(cell)?;
+        let pairs: Vec<(String, u64)> =
+            (lo..hi).map(|i| (self.openings[i % self.openings.len()].clone(), pair_seed(seed, i as u64))).collect();
+        let results = self.arena.play_pairs(&self.a, &self.b, &pairs)?;
+        Ok(results
+            .iter()
+            .zip(lo..hi)
+            .map(|(p, i)| {
+                row! {
+                    "pair" => i,
+                    "opening" => self.openings[i % self.openings.len()],
+                    "a_first" => game_row(&p.a_first),
+                    "b_first" => game_row(&p.b_first),
+                }
+            })
+            .collect())
+    }
+    fn finish(&self, _scale: Scale, _cells: &[(String, Vec<Row>)]) -> Result<Finished, String> {
+        Err("a match writes its own summary".into())
+    }
+    fn seed_group(&self) -> &'static str {
+        "match"
+    }
+    fn progress(&self, rows: &[Row]) -> Option<String> {
+        let pairs: Vec<PairOutcome> = rows.iter().filter_map(pair_of_row).collect();
+        Some(MatchSummary::new(&pairs, None).progress_line())
+    }
+}
+
+/// The openings of a match: from the file, or balanced random ones.
+fn openings(
+    arena: &dyn Arena,
+    file: Option<&PathBuf>,
+    count: usize,
+    seed: u64,
+) -> Result<(Vec<String>, String), String> {
+    match file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let lines: Vec<String> = text
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .map(String::from)
+                .collect();
+            if lines.is_empty() {
+                return Err(format!("{}: no openings (one per line)", path.display()));
+            }
+            for (i, l) in lines.iter().enumerate() {
+                arena.check_opening(l).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+            }
+            let source = format!("file {:016x}", fnv(&lines.join("\n")));
+            Ok((lines, source))
+        }
+        None => {
+            let seed = search_core::rng::derive_seed(seed, fnv("openings"));
+            Ok((arena.random_openings(count, seed)?, format!("random, seed {seed}")))
+        }
+    }
+}
+
+/// Runs `cargo xtask match`.
+pub fn run(args: Args) -> TaskResult {
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let arena = arena_of(&args.game)?;
+    for spec in [&args.a, &args.b] {
+        arena.check_spec(spec).map_err(|e| format!("{e}\nagent kinds for {}:\n{}", args.game, kinds_help(&*arena)))?;
+    }
+    if let Some(n) = args.threads {
+        rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global()?;
+    }
+    let pairs = args.games.div_ceil(2);
+    let (openings, opening_source) = openings(&*arena, args.openings.as_ref(), pairs, args.seed)?;
+    let per_cell = pairs_per_cell(&args.game);
+    let job = MatchJob {
+        arena,
+        name: "match",
+        a: args.a.clone(),
+        b: args.b.clone(),
+        openings,
+        opening_source,
+        pairs,
+        per_cell,
+        offered: AtomicUsize::new(0),
+    };
+    let key = RunKey { seed: args.seed, scale: Scale::Default };
+    let out = args.out.clone().unwrap_or_else(|| {
+        let setup = format!("{} {}", job.params(Scale::Default), args.seed);
+        PathBuf::from("target/match").join(format!("{}-{:016x}", args.game, fnv(&setup)))
+    });
+    let share = args.shard.map_or("all".to_string(), |s| s.to_string());
+    let _lock = open_out(&out, key, &["match".to_string()], &[share])?;
+    let config = RunConfig { label: "match", key, out: out.clone(), shard: args.shard };
+    let total = job.cell_count();
+    eprintln!("match: {} vs {} on {}, {} pairs, cells in {}", args.a, args.b, args.game, pairs, out.display());
+    // Without SPRT every cell at once; with it, waves of a few cells per
+    // thread, stopping once a prefix of the cells decides.
+    let wave = if args.sprt.is_some() { (rayon::current_num_threads() * 2).max(2) } else { total };
+    let mut decided_at = None;
+    while job.offered.load(Ordering::Relaxed) < total {
+        let next = (job.offered.load(Ordering::Relaxed) + wave).min(total);
+        job.offered.store(next, Ordering::Relaxed);
+        run_cells(&[&job], &config)?;
+        if let Some(sprt) = &args.sprt {
+            let cells = job.load(&out, key);
+            if let Some(i) = super::report::sprt_stop(&cells, sprt) {
+                decided_at = Some(i);
+                break;
+            }
+        }
+    }
+    let cells = job.load(&out, key);
+    let used = decided_at.map_or(cells.len(), |i| i + 1);
+    let missing = cells[..used].iter().filter(|c| c.is_none()).count();
+    let results: Vec<PairOutcome> = cells[..used].iter().flatten().flatten().copied().collect();
+    let summary = MatchSummary::new(&results, args.sprt.as_ref());
+    let report = summary.report(&args.game, &args.a, &args.b);
+    let json = summary.json(&args.game, &args.a, &args.b, args.seed, missing);
+    write_atomic(&out.join("match.json"), &serde_json::to_string_pretty(&json)?)?;
+    if args.json {
+        println!("{json}");
+    } else {
+        println!("{report}");
+    }
+    if missing > 0 {
+        eprintln!(
+            "match: {missing} of {used} cells are not in {} (another shard's share, or a failed cell): the summary covers the rest",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// The agent kinds of a game, one per line.
+pub(crate) fn kinds_help(arena: &dyn Arena) -> String {
+    arena.kinds().iter().map(|(a, b)| format!("  {a:<48} {b}")).collect::<Vec<_>>().join("\n")
+}

@@ -1,0 +1,13 @@
+//! Playing strength: `cargo xtask match` (paired games between two agents,
+//! with Elo, pentanomial statistics and SPRT) and `cargo xtask calibrate`
+//! (the strength dial's ladder, rated). Both run on the cell store of
+//! [`reproduce`](crate::reproduce): seeded, resumable, shardable, and the
+//! same for any number of threads.
+
+pub(crate) mod arena;
+pub mod calibrate;
+pub mod matches;
+mod report;
+mod uci;
+
+pub use report::SprtSettings;

@@ -1,0 +1,249 @@
+//! Agents built from [specs](crate::spec): the kinds every game with an
+//! evaluator has ([`StandardAgents`]), and a [`Roster`] that chains
+//! factories so that a game crate can add its own kinds (a solver, an
+//! external engine).
+//!
+//! | spec | agent |
+//! | --- | --- |
+//! | `random` | a uniformly random legal move |
+//! | `alphabeta:depth=D[,nodes=N]` | the best move of the full alpha-beta engine (minimax values), ties at random |
+//! | `boltzmann:depth=D,theta=T[,cap=C]` | `p ∝ exp(T·v)` over the exact depth-`D` minimax values `v` of the moves (alpha-beta with exact root scores), each clamped to `±C` |
+//! | `rminimax:depth=D,theta=T` | the Rminimax player (full width, unit interior costs) |
+//! | `epsilon:depth=D,eps=E` | ε-greedy as the Rminimax paper defines it (the optimal moves share ε) |
+//! | `iom:depth=D` | the best move of IOM (PIOM's alpha-beta where it applies) |
+//! | `elo:X` | the [strength dial](crate::dial) at rating `X` (needs a calibration) |
+//!
+//! Values are in the evaluator's units, from the mover's side.
+//!
+//! ```
+//! use games_small::{TicTacToe, TicTacToeEval};
+//! use search_core::{Agent, rng};
+//! use strength::agents::{Roster, StandardAgents};
+//!
+//! let roster = Roster::new().with(StandardAgents::new(TicTacToeEval::default()).with_table_mib(1));
+//! let mut ai = roster.build("alphabeta:depth=9")?;
+//! let mv = ai.choose(&TicTacToe::default(), &mut rng::seeded(1))?;
+//! assert!(mv < 9);
+//! assert!(roster.build("alphabeta:depth=9,colour=red").is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use search_core::backup::rminimax::UtilityCosts;
+use search_core::backup::{Iom, Minimax};
+use search_core::policy::{PolicyAgent, Softmax, epsilon_greedy_agent, rminimax_agent};
+use search_core::search::{Limits, Options, Search, SearchAgent};
+use search_core::{Agent, Evaluator, Game, RandomAgent};
+
+use crate::dial::Dial;
+use crate::spec::{AgentSpec, SpecError, SpecReader};
+
+/// An agent chosen at run time. `Send`, so that games can run on worker
+/// threads.
+pub type BoxedAgent<G> = Box<dyn Agent<G> + Send>;
+
+/// Builds agents of some kinds from specs.
+pub trait AgentFactory<G: Game>: Send + Sync {
+    /// The agent for `spec`, or `Ok(None)` if this factory does not build
+    /// `spec.kind()`.
+    fn build(&self, spec: &AgentSpec) -> Result<Option<BoxedAgent<G>>, SpecError>;
+
+    /// The kinds it builds: `(synopsis, description)` pairs for help texts,
+    /// e.g. `("alphabeta:depth=D", "best move of alpha-beta")`.
+    fn kinds(&self) -> Vec<(String, String)>;
+}
+
+/// Factories tried in order: the first that knows a spec's kind builds it.
+pub struct Roster<G: Game> {
+    factories: Vec<Box<dyn AgentFactory<G>>>,
+}
+
+impl<G: Game> std::fmt::Debug for Roster<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kinds: Vec<String> = self.kinds().into_iter().map(|k| k.0).collect();
+        f.debug_struct("Roster").field("kinds", &kinds).finish()
+    }
+}
+
+impl<G: Game> Default for Roster<G> {
+    fn default() -> Self {
+        Roster::new()
+    }
+}
+
+impl<G: Game> Roster<G> {
+    /// An empty roster.
+    pub fn new() -> Self {
+        Roster { factories: Vec::new() }
+    }
+
+    /// Adds a factory, tried after those already added.
+    #[must_use]
+    pub fn with(mut self, factory: impl AgentFactory<G> + 'static) -> Self {
+        self.factories.push(Box::new(factory));
+        self
+    }
+
+    /// Builds the agent a spec (text) describes.
+    pub fn build(&self, spec: &str) -> Result<BoxedAgent<G>, SpecError> {
+        self.build_spec(&spec.parse()?)
+    }
+
+    /// Builds the agent `spec` describes; an unknown kind is an error
+    /// listing the known ones.
+    pub fn build_spec(&self, spec: &AgentSpec) -> Result<BoxedAgent<G>, SpecError> {
+        for f in &self.factories {
+            if let Some(agent) = f.build(spec)? {
+                return Ok(agent);
+            }
+        }
+        let known: Vec<String> = self.kinds().into_iter().map(|k| k.0).collect();
+        Err(SpecError::new(spec, format!("unknown agent kind {:?}; known: {}", spec.kind(), known.join(" | "))))
+    }
+
+    /// Every kind of every factory, for help texts.
+    pub fn kinds(&self) -> Vec<(String, String)> {
+        self.factories.iter().flat_map(|f| f.kinds()).collect()
+    }
+}
+
+/// The kinds every game with an evaluator has (see the [module
+/// docs](self)), with `elo:X` when a [`Dial`] is given.
+#[derive(Debug, Clone)]
+pub struct StandardAgents<E> {
+    eval: E,
+    table_mib: usize,
+    dial: Option<Dial>,
+}
+
+impl<E> StandardAgents<E> {
+    /// The standard kinds searching with `eval` (16 MiB tables).
+    pub fn new(eval: E) -> Self {
+        StandardAgents { eval, table_mib: 16, dial: None }
+    }
+
+    /// The transposition table of each search agent, in MiB (0: none; the
+    /// table is cleared between games, so small games want a small one).
+    #[must_use]
+    pub fn with_table_mib(mut self, mib: usize) -> Self {
+        self.table_mib = mib;
+        self
+    }
+
+    /// Enables `elo:X` with this dial.
+    #[must_use]
+    pub fn with_dial(mut self, dial: Dial) -> Self {
+        self.dial = Some(dial);
+        self
+    }
+}
+
+/// Reads the limits of a search agent: `depth=D` (required, 1 to the
+/// core's `MAX_PLY`) and an optional `nodes=N`.
+fn limits(r: &mut SpecReader<'_>, spec: &AgentSpec) -> Result<Limits, SpecError> {
+    let depth: u32 = r.require("depth")?;
+    let mut limits = Limits::depth(depth);
+    if let Some(nodes) = r.take::<u64>("nodes")? {
+        limits = limits.with_nodes(nodes);
+    }
+    limits.validate().map_err(|e| SpecError::new(spec, e.to_string()))?;
+    Ok(limits)
+}
+
+fn param<T>(spec: &AgentSpec, r: Result<T, search_core::ParamError>) -> Result<T, SpecError> {
+    r.map_err(|e| SpecError::new(spec, e.to_string()))
+}
+
+impl<G, E> AgentFactory<G> for StandardAgents<E>
+where
+    G: Game + Send + 'static,
+    G::Move: Send,
+    E: Evaluator<G> + Clone + Send + Sync + 'static,
+{
+    fn build(&self, spec: &AgentSpec) -> Result<Option<BoxedAgent<G>>, SpecError> {
+        let mut r = spec.reader();
+        let table = if G::HASHED { self.table_mib } else { 0 };
+        let eval = self.eval.clone();
+        let agent: BoxedAgent<G> = match spec.kind() {
+            "random" => {
+                r.finish(&[])?;
+                Box::new(RandomAgent)
+            }
+            "alphabeta" => {
+                let limits = limits(&mut r, spec)?;
+                r.finish(&["depth", "nodes"])?;
+                let opts = Options::recommended::<G, Minimax, E>(&eval).with_table_mib(table);
+                let search = param(spec, Search::new(Minimax, eval, opts))?;
+                Box::new(SearchAgent::new(search, limits).named(spec.to_string()))
+            }
+            "boltzmann" => {
+                let limits = limits(&mut r, spec)?;
+                let theta: f64 = r.require("theta")?;
+                let cap: Option<f64> = r.take("cap")?;
+                r.finish(&["depth", "nodes", "theta", "cap"])?;
+                let mut dist = param(spec, Softmax::new(theta))?;
+                if let Some(c) = cap {
+                    dist = param(spec, dist.with_cap(c))?;
+                }
+                let opts = Options::recommended::<G, Minimax, E>(&eval)
+                    .with_table_mib(table)
+                    .with_aspiration(None)
+                    .with_exact_root(true);
+                let search = param(spec, Search::new(Minimax, eval, opts))?;
+                Box::new(PolicyAgent::new(search, limits, dist))
+            }
+            "rminimax" => {
+                let limits = limits(&mut r, spec)?;
+                let theta: f64 = r.require("theta")?;
+                r.finish(&["depth", "nodes", "theta"])?;
+                Box::new(param(spec, rminimax_agent(theta, UtilityCosts::default(), eval, limits))?)
+            }
+            "epsilon" => {
+                let limits = limits(&mut r, spec)?;
+                let eps: f64 = r.require("eps")?;
+                r.finish(&["depth", "nodes", "eps"])?;
+                Box::new(param(spec, epsilon_greedy_agent(eps, UtilityCosts::default(), eval, limits))?)
+            }
+            "iom" => {
+                let limits = limits(&mut r, spec)?;
+                r.finish(&["depth", "nodes"])?;
+                let opts = Options::recommended::<G, Iom, E>(&eval);
+                let opts = if opts.table_mib > 0 { opts.with_table_mib(table) } else { opts };
+                let search = param(spec, Search::new(Iom::new(), eval, opts))?;
+                Box::new(SearchAgent::new(search, limits).named(spec.to_string()))
+            }
+            "elo" => {
+                let elo: f64 = r.argument("rating")?;
+                r.finish(&[])?;
+                let dial = self.dial.as_ref().ok_or_else(|| {
+                    SpecError::new(
+                        spec,
+                        "no calibration of this game is loaded: elo:X needs one (cargo xtask calibrate)",
+                    )
+                })?;
+                let setting = dial.setting(elo).map_err(|e| SpecError::new(spec, e.to_string()))?;
+                return self.build(&setting);
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(agent))
+    }
+
+    fn kinds(&self) -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = [
+            ("random", "a uniformly random legal move"),
+            ("alphabeta:depth=D[,nodes=N]", "the best move of alpha-beta (minimax values)"),
+            ("boltzmann:depth=D,theta=T[,cap=C]", "p ∝ exp(T·v) over the depth-D minimax values, clamped to ±C"),
+            ("rminimax:depth=D,theta=T", "the Rminimax player"),
+            ("epsilon:depth=D,eps=E", "ε-greedy (the optimal moves share ε)"),
+            ("iom:depth=D", "the best move of IOM"),
+        ]
+        .into_iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        if let Some(d) = &self.dial {
+            let (lo, hi) = d.range();
+            v.push(("elo:X".into(), format!("the strength dial, X from {lo:.0} to {hi:.0}")));
+        }
+        v
+    }
+}

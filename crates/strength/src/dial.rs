@@ -1,0 +1,383 @@
+//! The strength dial: a calibrated ladder of settings, and the setting
+//! for any rating between its rungs.
+//!
+//! A [`Calibration`] (what `cargo xtask calibrate GAME` writes, e.g.
+//! `calibration/connect4.json`) lists rungs: agent specs with their
+//! fitted Elo ratings and 95% intervals. Rungs that differ only in θ form a
+//! *curve* (e.g. `boltzmann:depth=3,cap=400` at several θ, topped by
+//! `alphabeta:depth=3`, θ = +∞). [`Dial::setting`] finds, for a rating `X`,
+//! the shallowest curve whose range covers `X` and interpolates θ between
+//! the two rungs around `X`: ratings are made monotone along the curve
+//! (weighted isotonic regression), and θ is interpolated linearly in
+//! `x = θ / (θ + κ)` (`κ` the curve's median finite θ), a coordinate that
+//! maps `[0, +∞]` onto `[0, 1]`. θ = 0 is uniform random play, the anchor
+//! at rating 0 of every curve. The result is continuous in `X`: no rounding
+//! to the nearest rung.
+//!
+//! ```
+//! use strength::dial::{Calibration, Dial, Rung};
+//! let rung = |spec: &str, theta: Option<f64>, rating: f64| Rung {
+//!     spec: spec.into(),
+//!     curve: theta.map(|_| "boltzmann:depth=2".into()),
+//!     theta,
+//!     rating,
+//!     low: rating - 20.0,
+//!     high: rating + 20.0,
+//!     games: 400,
+//! };
+//! let cal = Calibration {
+//!     game: "demo".into(),
+//!     rungs: vec![
+//!         rung("random", Some(0.0), 0.0),
+//!         rung("boltzmann:depth=2,theta=1", Some(1.0), 300.0),
+//!         rung("boltzmann:depth=2,theta=4", Some(4.0), 700.0),
+//!         rung("alphabeta:depth=2", Some(f64::INFINITY), 900.0),
+//!     ],
+//!     ..Calibration::default()
+//! };
+//! let dial = Dial::new(cal)?;
+//! assert_eq!(dial.range(), (0.0, 900.0));
+//! let s = dial.setting(500.0)?; // between θ = 1 and θ = 4
+//! let theta: f64 = s.get("theta").unwrap().parse().unwrap();
+//! assert!(theta > 1.0 && theta < 4.0);
+//! assert_eq!(dial.setting(900.0)?.to_string(), "alphabeta:depth=2");
+//! assert!(dial.setting(950.0).is_err());
+//! # Ok::<(), strength::dial::DialError>(())
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::spec::AgentSpec;
+
+/// An error of the dial or its calibration file.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DialError {
+    /// The rating is outside the calibrated range.
+    #[error("Elo {elo} is outside the calibrated range {low:.0}..={high:.0}")]
+    OutOfRange {
+        /// The rating asked for.
+        elo: f64,
+        /// The lowest calibrated rating.
+        low: f64,
+        /// The highest calibrated rating.
+        high: f64,
+    },
+    /// The calibration is unusable (malformed, empty, inconsistent).
+    #[error("calibration: {0}")]
+    Invalid(String),
+}
+
+/// One calibrated setting.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rung {
+    /// The agent spec, e.g. `boltzmann:depth=3,theta=0.02,cap=400`.
+    pub spec: String,
+    /// The curve it lies on: the spec without θ (`boltzmann:depth=3,cap=400`),
+    /// or `None` for a rung outside every curve (e.g. a perfect player).
+    pub curve: Option<String>,
+    /// θ on its curve: 0 is random play, `+∞` the curve's greedy top
+    /// (stored as `null` in JSON when infinite; see [`Rung::theta_value`]).
+    #[serde(with = "theta_serde")]
+    pub theta: Option<f64>,
+    /// Fitted Elo rating.
+    pub rating: f64,
+    /// Lower end of its 95% interval.
+    pub low: f64,
+    /// Upper end of its 95% interval.
+    pub high: f64,
+    /// Games it played in the calibration.
+    pub games: u64,
+}
+
+impl Rung {
+    /// θ, if the rung is on a curve.
+    pub fn theta_value(&self) -> Option<f64> {
+        self.theta
+    }
+}
+
+/// θ in JSON: a number, `"inf"` for +∞, or absent.
+mod theta_serde {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Repr {
+        Number(f64),
+        Text(String),
+    }
+
+    pub(super) fn serialize<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(t) if t.is_infinite() => Repr::Text("inf".into()).serialize(s),
+            Some(t) => Repr::Number(*t).serialize(s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+        match Option::<Repr>::deserialize(d)? {
+            None => Ok(None),
+            Some(Repr::Number(t)) => Ok(Some(t)),
+            Some(Repr::Text(t)) if t == "inf" => Ok(Some(f64::INFINITY)),
+            Some(Repr::Text(t)) => Err(serde::de::Error::custom(format!("bad theta {t:?}"))),
+        }
+    }
+}
+
+/// A game's calibration: what `cargo xtask calibrate` writes and the dial
+/// reads.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Calibration {
+    /// The game (`tictactoe`, `connect4`, `gobang`, `chess`).
+    pub game: String,
+    /// The anchor: which rung's rating is fixed, and at what.
+    pub anchor: String,
+    /// The rungs.
+    pub rungs: Vec<Rung>,
+    /// Games played in all.
+    pub games: u64,
+    /// The master seed of the run.
+    pub seed: u64,
+    /// The scale of the run (`quick`, `default`, `full`).
+    pub scale: String,
+    /// The code version that produced it (the `calibrate` version and the
+    /// crate version).
+    pub code_version: String,
+    /// Free-form notes (how the anchor was set, what was left out).
+    pub notes: Vec<String>,
+    /// The draw parameter ν of the fit (Davidson), for predictions.
+    pub draw_nu: Option<f64>,
+    /// Matches between dial values never played in the calibration, with
+    /// the predicted and observed scores.
+    pub held_out: Vec<HeldOut>,
+}
+
+/// A held-out check of the dial: `elo:a` against `elo:b`, settings never
+/// played against each other while calibrating.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HeldOut {
+    /// A's dial value.
+    pub a_elo: f64,
+    /// B's dial value.
+    pub b_elo: f64,
+    /// The setting the dial chose for A.
+    pub a_spec: String,
+    /// The setting the dial chose for B.
+    pub b_spec: String,
+    /// Games played.
+    pub games: u64,
+    /// A's predicted score.
+    pub predicted: f64,
+    /// The prediction's 95% interval for the score over this many games
+    /// (the ratings' uncertainty and the games' sampling noise).
+    pub low: f64,
+    /// Upper end of that interval.
+    pub high: f64,
+    /// A's observed score.
+    pub observed: f64,
+}
+
+impl HeldOut {
+    /// Whether the observed score is inside the prediction's interval.
+    pub fn inside(&self) -> bool {
+        self.low <= self.observed && self.observed <= self.high
+    }
+}
+
+impl Calibration {
+    /// Parses a calibration file's JSON.
+    pub fn from_json(text: &str) -> Result<Self, DialError> {
+        serde_json::from_str(text).map_err(|e| DialError::Invalid(e.to_string()))
+    }
+
+    /// The JSON of a calibration file (pretty-printed).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a calibration serializes")
+    }
+}
+
+/// One curve: θ against rating, made monotone.
+#[derive(Debug, Clone)]
+struct Curve {
+    /// The spec without θ.
+    base: AgentSpec,
+    /// The greedy top's spec (θ = +∞), if calibrated.
+    top: Option<String>,
+    /// κ of the coordinate `x = θ / (θ + κ)`.
+    kappa: f64,
+    /// `(x, rating)`, x increasing, rating non-decreasing.
+    points: Vec<(f64, f64)>,
+}
+
+impl Curve {
+    fn x(&self, theta: f64) -> f64 {
+        if theta.is_infinite() { 1.0 } else { theta / (theta + self.kappa) }
+    }
+
+    fn range(&self) -> (f64, f64) {
+        (self.points[0].1, self.points[self.points.len() - 1].1)
+    }
+
+    /// The setting at `elo`, inside [`range`](Self::range).
+    fn setting(&self, elo: f64) -> AgentSpec {
+        let i = self.points.iter().position(|p| p.1 >= elo).unwrap_or(self.points.len() - 1);
+        let x = if i == 0 {
+            self.points[0].0
+        } else {
+            let ((x0, r0), (x1, r1)) = (self.points[i - 1], self.points[i]);
+            if r1 > r0 { x0 + (x1 - x0) * (elo - r0) / (r1 - r0) } else { x0 }
+        };
+        if x >= 1.0
+            && let Some(top) = &self.top
+        {
+            return top.parse().expect("checked when the dial was built");
+        }
+        if x <= 0.0 {
+            return AgentSpec::new("random");
+        }
+        let theta = self.kappa * x / (1.0 - x);
+        // Enough digits that the strength is continuous, few enough to read.
+        self.base.clone().with("theta", format!("{:.6e}", theta).parse::<f64>().unwrap_or(theta))
+    }
+}
+
+/// Weighted isotonic regression (pool adjacent violators): the
+/// non-decreasing sequence closest to `values` in weighted least squares.
+fn isotonic(values: &[f64], weights: &[f64]) -> Vec<f64> {
+    let mut blocks: Vec<(f64, f64, usize)> = Vec::new(); // (mean, weight, count)
+    for (&v, &w) in values.iter().zip(weights) {
+        blocks.push((v, w, 1));
+        while blocks.len() > 1 && blocks[blocks.len() - 2].0 > blocks[blocks.len() - 1].0 {
+            let (m2, w2, c2) = blocks.pop().expect("two blocks");
+            let (m1, w1, c1) = blocks.pop().expect("two blocks");
+            blocks.push(((m1 * w1 + m2 * w2) / (w1 + w2), w1 + w2, c1 + c2));
+        }
+    }
+    blocks.into_iter().flat_map(|(m, _, c)| std::iter::repeat_n(m, c)).collect()
+}
+
+/// The strength dial of one game.
+#[derive(Debug, Clone)]
+pub struct Dial {
+    calibration: Calibration,
+    curves: Vec<Curve>,
+}
+
+impl Dial {
+    /// A dial over `calibration`'s curves. Errors if no curve has a rung
+    /// besides random play, or a rung is malformed.
+    pub fn new(calibration: Calibration) -> Result<Self, DialError> {
+        let anchor = calibration.rungs.iter().find(|r| r.spec == "random").map(|r| r.rating);
+        let mut names: Vec<&str> = Vec::new();
+        for r in &calibration.rungs {
+            if !(r.rating.is_finite() && r.low <= r.rating && r.rating <= r.high) {
+                return Err(DialError::Invalid(format!("rung {}: bad rating or interval", r.spec)));
+            }
+            r.spec.parse::<AgentSpec>().map_err(|e| DialError::Invalid(e.to_string()))?;
+            if let Some(c) = &r.curve
+                && !names.contains(&c.as_str())
+            {
+                names.push(c);
+            }
+        }
+        let mut curves = Vec::new();
+        for name in names {
+            let base: AgentSpec =
+                name.parse().map_err(|e: crate::spec::SpecError| DialError::Invalid(e.to_string()))?;
+            let mut rungs: Vec<&Rung> = calibration.rungs.iter().filter(|r| r.curve.as_deref() == Some(name)).collect();
+            if rungs.iter().any(|r| r.theta.is_none_or(|t| t.is_nan() || t < 0.0)) {
+                return Err(DialError::Invalid(format!("curve {name}: every rung needs θ ≥ 0")));
+            }
+            rungs.sort_by(|a, b| a.theta.unwrap_or(0.0).total_cmp(&b.theta.unwrap_or(0.0)));
+            let mut finite: Vec<f64> =
+                rungs.iter().filter_map(|r| r.theta).filter(|t| t.is_finite() && *t > 0.0).collect();
+            if finite.is_empty() {
+                return Err(DialError::Invalid(format!("curve {name}: no rung with a finite θ > 0")));
+            }
+            finite.sort_by(f64::total_cmp);
+            let kappa = finite[finite.len() / 2];
+            let top = rungs.iter().find(|r| r.theta == Some(f64::INFINITY)).map(|r| r.spec.clone());
+            let mut curve = Curve { base, top, kappa, points: Vec::new() };
+            // Random play (θ = 0) starts every curve at its rating.
+            let mut xs = Vec::new();
+            let mut ratings = Vec::new();
+            let mut weights = Vec::new();
+            if let Some(a) = anchor
+                && rungs.first().and_then(|r| r.theta) != Some(0.0)
+            {
+                xs.push(0.0);
+                ratings.push(a);
+                weights.push(1e6);
+            }
+            for r in &rungs {
+                xs.push(curve.x(r.theta.expect("checked")));
+                ratings.push(r.rating);
+                let half = ((r.high - r.low) / 2.0).max(1.0);
+                weights.push(1.0 / (half * half));
+            }
+            let monotone = isotonic(&ratings, &weights);
+            curve.points = xs.into_iter().zip(monotone).collect();
+            curves.push(curve);
+        }
+        if curves.is_empty() {
+            return Err(DialError::Invalid("no curve of settings to interpolate".into()));
+        }
+        Ok(Dial { calibration, curves })
+    }
+
+    /// The calibration it reads.
+    pub fn calibration(&self) -> &Calibration {
+        &self.calibration
+    }
+
+    /// The lowest and highest ratings the dial can be set to.
+    pub fn range(&self) -> (f64, f64) {
+        let lo = self.curves.iter().map(|c| c.range().0).fold(f64::INFINITY, f64::min);
+        let hi = self.curves.iter().map(|c| c.range().1).fold(f64::NEG_INFINITY, f64::max);
+        (lo, hi)
+    }
+
+    /// The setting playing at `elo`: on the first curve (in calibration
+    /// order, the cheapest first) whose range covers it, θ interpolated.
+    pub fn setting(&self, elo: f64) -> Result<AgentSpec, DialError> {
+        let (low, high) = self.range();
+        if !elo.is_finite() || elo < low || elo > high {
+            return Err(DialError::OutOfRange { elo, low, high });
+        }
+        let curve = self
+            .curves
+            .iter()
+            .find(|c| {
+                let (lo, hi) = c.range();
+                lo <= elo && elo <= hi
+            })
+            .ok_or(DialError::OutOfRange { elo, low, high })?;
+        Ok(curve.setting(elo))
+    }
+
+    /// The rating the dial predicts for `theta` on `curve` (the inverse of
+    /// [`setting`](Self::setting)), or `None` if there is no such curve.
+    pub fn rating_of(&self, curve: &str, theta: f64) -> Option<f64> {
+        let c = self.curves.iter().find(|c| c.base.to_string() == curve)?;
+        let x = c.x(theta);
+        let i = c.points.iter().position(|p| p.0 >= x)?;
+        if i == 0 {
+            return Some(c.points[0].1);
+        }
+        let ((x0, r0), (x1, r1)) = (c.points[i - 1], c.points[i]);
+        Some(if x1 > x0 { r0 + (r1 - r0) * (x - x0) / (x1 - x0) } else { r1 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn isotonic_pools_violators() {
+        assert_eq!(isotonic(&[1.0, 3.0, 2.0, 4.0], &[1.0; 4]), vec![1.0, 2.5, 2.5, 4.0]);
+        assert_eq!(isotonic(&[5.0, 1.0], &[3.0, 1.0]), vec![4.0, 4.0]);
+    }
+}
