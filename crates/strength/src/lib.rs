@@ -13,6 +13,11 @@
 
 #![deny(missing_docs)]
 
+// The README's example is compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod elo;
 pub mod pentanomial;
 pub mod rating;

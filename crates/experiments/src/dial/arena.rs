@@ -140,15 +140,20 @@ where
     }
 }
 
-/// The directory of the committed calibrations (`calibration/` at the
-/// workspace root).
-pub(crate) fn calibration_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../calibration")
+/// Where the committed calibration of `game` lives: `calibration/<game>.json`
+/// at the workspace root, except chess's, which the chess engine embeds and
+/// so lives inside its crate (`crates/games-chess/calibration/chess.json`).
+pub(crate) fn calibration_path(game: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    match game {
+        "chess" => root.join("crates/games-chess/calibration/chess.json"),
+        _ => root.join("calibration").join(format!("{game}.json")),
+    }
 }
 
 /// The committed calibration of `game`, if there is one.
 pub(crate) fn load_calibration(game: &str) -> Result<Option<Calibration>, String> {
-    let path = calibration_dir().join(format!("{game}.json"));
+    let path = calibration_path(game);
     match std::fs::read_to_string(&path) {
         Ok(text) => Calibration::from_json(&text).map(Some).map_err(|e| format!("{}: {e}", path.display())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),

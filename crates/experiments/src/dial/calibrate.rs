@@ -72,9 +72,30 @@ impl CurveDef {
 #[derive(Debug, Clone)]
 pub(crate) struct Ladder {
     pub(crate) curves: Vec<CurveDef>,
+    /// External reference players with a published rating (Stockfish at
+    /// `UCI_Elo` levels), each playing `links` of the ladder's rungs; the
+    /// fitted scale is mapped onto theirs.
+    pub(crate) references: Vec<(String, f64)>,
+    /// The rungs (specs) every reference plays.
+    pub(crate) links: Vec<String>,
     pub(crate) pairs: usize,
     pub(crate) quick_pairs: usize,
 }
+
+/// Stockfish, where the Debian package or `PATH` has it.
+pub(crate) fn stockfish() -> Option<PathBuf> {
+    let debian = PathBuf::from("/usr/games/stockfish");
+    if debian.is_file() {
+        return Some(debian);
+    }
+    std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join("stockfish")).find(|f| f.is_file()))
+}
+
+/// Stockfish's `UCI_Elo` levels the chess ladder is anchored to.
+const STOCKFISH_LEVELS: [u32; 3] = [1350, 1500, 1700];
+/// Stockfish's time per move in the calibration (its `UCI_Elo` holds
+/// roughly across time controls because the weakening caps its depth).
+const STOCKFISH_MOVETIME_MS: u32 = 50;
 
 fn curve(base: &str, thetas: &[f64], top: &str) -> CurveDef {
     CurveDef { base: base.into(), thetas: thetas.to_vec(), top: top.into() }
@@ -90,6 +111,8 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
             curves: vec![curve("boltzmann:depth=9,cap=1", &[0.5, 1.0, 2.0, 4.0, 8.0], "alphabeta:depth=9")],
             pairs: 1000,
             quick_pairs: 25,
+            references: Vec::new(),
+            links: Vec::new(),
         },
         // Connect-4 values are small (a window of three own discs is worth
         // 4): a cap of 100 is a decisive advantage, and θ from 0.003 (near
@@ -107,6 +130,8 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
                 .collect(),
             pairs: 400,
             quick_pairs: 5,
+            references: Vec::new(),
+            links: Vec::new(),
         },
         // Gobang values are pattern weights (an open four 10 000).
         "gobang" => Ladder {
@@ -122,6 +147,8 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
                 .collect(),
             pairs: 100,
             quick_pairs: 3,
+            references: Vec::new(),
+            links: Vec::new(),
         },
         // Chess values are centipawns; a cap of ten pawns.
         "chess" => Ladder {
@@ -135,8 +162,28 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
                     )
                 })
                 .collect(),
-            pairs: 30,
-            quick_pairs: 2,
+            pairs: 20,
+            quick_pairs: 1,
+            references: match stockfish() {
+                Some(path) => STOCKFISH_LEVELS
+                    .iter()
+                    .map(|&elo| {
+                        (
+                            format!(
+                                "uci:{},UCI_LimitStrength=true,UCI_Elo={elo},movetime={STOCKFISH_MOVETIME_MS}",
+                                path.display()
+                            ),
+                            f64::from(elo),
+                        )
+                    })
+                    .collect(),
+                None => Vec::new(),
+            },
+            links: vec![
+                "alphabeta:depth=2".into(),
+                "boltzmann:depth=3,cap=1000,theta=0.03".into(),
+                "alphabeta:depth=3".into(),
+            ],
         },
         _ => return Err(format!("unknown game {game:?}")),
     })
@@ -158,6 +205,15 @@ pub(crate) fn schedule(l: &Ladder) -> (Vec<String>, Vec<(usize, usize)>) {
         index.push(ids);
     }
     let mut games = Vec::new();
+    for (spec, _) in &l.references {
+        rungs.push(spec.clone());
+        let r = rungs.len() - 1;
+        for link in &l.links {
+            if let Some(i) = rungs.iter().position(|x| x == link) {
+                games.push((i, r));
+            }
+        }
+    }
     for (k, ids) in index.iter().enumerate() {
         games.push((0, ids[0]));
         for i in 0..ids.len() {
@@ -247,24 +303,41 @@ pub fn run(args: Args) -> TaskResult {
         );
         return Ok(());
     }
-    let (rated, nu) = fit_ladder(&rungs, &results)?;
+    let (mut rated, nu) = fit_ladder(&rungs, &results)?;
+    let mapping = map_onto_references(&ladder, &mut rated);
     let mut calibration = calibration(&args, &ladder, &rated, &results, scale);
+    if let Some(note) = mapping {
+        calibration.anchor = "Stockfish UCI_Elo".into();
+        calibration.notes.push(note);
+    } else if args.game == "chess" {
+        let note = "stockfish was not found (Debian package `stockfish`, or on PATH): the chess ladder is anchored at \
+                    random = 0 like the small games, so its ratings are not on Stockfish's UCI_Elo scale";
+        eprintln!("calibrate chess: {note}");
+        calibration.notes.push(note.into());
+    }
     calibration.draw_nu = Some(nu);
     calibration.held_out =
         held_out(&args, &calibration, &config, if args.quick { 3 } else { ladder.pairs / 2 }, &openings)?;
     let text = calibration.to_json();
+    let svg = curves_svg(&calibration, &ladder)?;
     write_atomic(&out.join(format!("{}.json", args.game)), &text)?;
+    write_atomic(&out.join(format!("{}.svg", args.game)), &svg)?;
     if !args.quick {
-        let dir = super::arena::calibration_dir();
-        std::fs::create_dir_all(&dir)?;
-        write_atomic(&dir.join(format!("{}.json", args.game)), &text)?;
+        let path = super::arena::calibration_path(&args.game);
+        std::fs::create_dir_all(path.parent().expect("a file in a directory"))?;
+        write_atomic(&path, &text)?;
+        write_atomic(&path.with_extension("svg"), &svg)?;
     }
     println!("{}", super::report::ladder_table(&calibration));
     eprintln!(
         "calibrate {}: fitted in {:.1} s (this run; cells already saved are not replayed){}",
         args.game,
         started.elapsed().as_secs_f64(),
-        if args.quick { String::new() } else { format!(", written to calibration/{}.json", args.game) }
+        if args.quick {
+            String::new()
+        } else {
+            format!(", written to {}", super::arena::calibration_path(&args.game).display())
+        }
     );
     Ok(())
 }
@@ -338,6 +411,67 @@ fn held_out(
         });
     }
     Ok(out)
+}
+
+/// Elo against θ, one line per curve (θ on a log axis; random play and
+/// the greedy tops are in the table, not on the plot).
+fn curves_svg(c: &Calibration, ladder: &Ladder) -> Result<String, String> {
+    let series: Vec<(String, Vec<(f64, f64)>)> = ladder
+        .curves
+        .iter()
+        .map(|curve| {
+            let mut pts: Vec<(f64, f64)> = c
+                .rungs
+                .iter()
+                .filter(|r| r.curve.as_deref() == Some(curve.base.as_str()))
+                .filter_map(|r| r.theta.filter(|t| t.is_finite() && *t > 0.0).map(|t| (t, r.rating)))
+                .collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let top = c.rungs.iter().find(|r| r.spec == curve.top).map_or(f64::NAN, |r| r.rating);
+            (format!("{} (top {:.0})", curve.base, top), pts)
+        })
+        .collect();
+    crate::reproduce::plot::lines(
+        &format!("{}: the strength dial's ladder (Elo, random play = 0)", c.game),
+        "θ (inverse temperature, log scale)",
+        "Elo",
+        true,
+        &series,
+    )
+}
+
+/// Maps the fitted ratings onto the reference players' published scale:
+/// the least-squares line `published = a + b · fitted` through the
+/// references (an offset alone with fewer than three), applied to every
+/// rung. Returns a note saying what was done, or `None` without references.
+fn map_onto_references(ladder: &Ladder, rated: &mut [RatedRung]) -> Option<String> {
+    let pts: Vec<(f64, f64)> = ladder
+        .references
+        .iter()
+        .filter_map(|(spec, elo)| rated.iter().find(|r| &r.spec == spec).map(|r| (r.rating, *elo)))
+        .collect();
+    if pts.is_empty() {
+        return None;
+    }
+    let n = pts.len() as f64;
+    let (mx, my) = (pts.iter().map(|p| p.0).sum::<f64>() / n, pts.iter().map(|p| p.1).sum::<f64>() / n);
+    let sxx: f64 = pts.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let b = if pts.len() >= 3 && sxx > 0.0 && sxy > 0.0 { sxy / sxx } else { 1.0 };
+    let a = my - b * mx;
+    for r in rated.iter_mut() {
+        r.rating = a + b * r.rating;
+        r.low = a + b * r.low;
+        r.high = a + b * r.high;
+    }
+    let residuals: Vec<String> = pts.iter().map(|&(x, y)| format!("{y:.0}: {:+.0}", a + b * x - y)).collect();
+    Some(format!(
+        "Anchored to Stockfish's UCI_Elo: the fitted scale (random = 0) mapped by Elo = {a:.1} + {b:.3} × fitted, \
+         the least-squares line through the Stockfish levels; residuals at each level (mapped − nominal): {}. \
+         Stockfish weakened by UCI_LimitStrength draws its moves from a clock-seeded generator: its games are not \
+         reproducible, the rest of the ladder's are.",
+        residuals.join(", ")
+    ))
 }
 
 /// The held-out matches per game.

@@ -22,7 +22,7 @@
 
 mod experiments;
 mod output;
-mod plot;
+pub(crate) mod plot;
 mod stats;
 mod store;
 

@@ -317,18 +317,26 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
     }
 
     /// The static value of `state`, checked: NaN stops the search with an
-    /// error naming the state.
-    #[inline]
+    /// error naming the state. Runs at every leaf: only the check is here,
+    /// the error is built out of line.
+    #[inline(always)]
     fn evaluate(&mut self, state: &G, perspective: Player) -> Option<f64> {
         let v = self.s.eval.evaluate_for(state, perspective);
         if v.is_nan() {
-            self.fail(GameError::InvalidValue {
-                what: "static evaluation",
-                state: GameError::shorten(&format!("{state:?}")),
-            });
+            self.fail_nan(state);
             return None;
         }
         Some(v)
+    }
+
+    /// Stops the search on a NaN static value of `state`.
+    #[cold]
+    #[inline(never)]
+    fn fail_nan(&mut self, state: &G) {
+        self.fail(GameError::InvalidValue {
+            what: "static evaluation",
+            state: GameError::shorten(&format!("{state:?}")),
+        });
     }
 
     fn ensure_ply(&mut self, p: usize) {
@@ -514,8 +522,10 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             node.children = moves.len();
         }
         // Whether the search below this node reaches a horizon, for the
-        // table entry (the flag of the whole iteration is restored after).
-        let outer_horizon = std::mem::replace(&mut self.hit_horizon, false);
+        // table entry: the flag of the whole iteration is cleared for the
+        // children and restored after. Without an entry to store (no key),
+        // the flag is left to accumulate.
+        let outer_horizon = key.is_some() && std::mem::replace(&mut self.hit_horizon, false);
         let children = match node.turn {
             Turn::Player(_) => {
                 if ply == 0 {
@@ -632,10 +642,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
                     child.play(mv);
                     let v = self.s.eval.evaluate_for(&child, perspective);
                     if v.is_nan() {
-                        self.fail(GameError::InvalidValue {
-                            what: "static evaluation",
-                            state: GameError::shorten(&format!("{child:?}")),
-                        });
+                        self.fail_nan(&child);
                     }
                     scores.push((v, i as u32));
                 }
@@ -675,7 +682,10 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
         let mut best_move = None;
         let mut alpha = window.alpha;
         // Exact root scores: every root move gets the root's own window.
+        // The tests that depend on it are made once, here, not per child.
         let exact = ply == 0 && self.opts.exact_root;
+        let pvs = self.opts.pvs && !exact;
+        let cuts = self.prunes && !exact;
         // A null-window node's value is a bound, never exact: it has no
         // principal variation to report.
         let track_pv = !self.prunes || !window.is_null();
@@ -687,7 +697,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             let (value, searched) = if self.prunes {
                 let full = Window::new(alpha, window.beta);
                 let mut result = None;
-                if self.opts.pvs && index > 0 && !exact {
+                if pvs && index > 0 {
                     let null = Window::null_above(alpha);
                     let v = self.search_child(mv, &child, depth - 1, ply + 1, affine.invert(null).for_child(flip))?;
                     let cand = affine.apply(info.to_parent(v.scalar()));
@@ -723,7 +733,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
                     pv.extend_from_slice(&tail[0].pv);
                 }
             }
-            if self.prunes && !exact {
+            if cuts {
                 alpha = alpha.max(cand);
                 if cand >= window.beta {
                     self.stats.cutoffs += 1;

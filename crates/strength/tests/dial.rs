@@ -1,0 +1,125 @@
+//! The dial's interpolation: continuous, monotone, exact at the rungs,
+//! refusing ratings outside the calibrated range, and repairing noisy
+//! (non-monotone) rung ratings.
+
+use strength::dial::{Calibration, Dial, DialError, Rung};
+
+fn rung(spec: &str, curve: Option<&str>, theta: Option<f64>, rating: f64) -> Rung {
+    Rung {
+        spec: spec.into(),
+        curve: curve.map(String::from),
+        theta,
+        rating,
+        low: rating - 25.0,
+        high: rating + 25.0,
+        games: 800,
+    }
+}
+
+fn calibration() -> Calibration {
+    let c2 = "boltzmann:depth=2,cap=100";
+    let c4 = "boltzmann:depth=4,cap=100";
+    Calibration {
+        game: "test".into(),
+        rungs: vec![
+            rung("random", None, None, 0.0),
+            rung("boltzmann:depth=2,cap=100,theta=0.01", Some(c2), Some(0.01), 200.0),
+            rung("boltzmann:depth=2,cap=100,theta=0.1", Some(c2), Some(0.1), 600.0),
+            // Noise: a lower rating at a higher θ is pooled with its neighbour.
+            rung("boltzmann:depth=2,cap=100,theta=0.3", Some(c2), Some(0.3), 580.0),
+            rung("alphabeta:depth=2", Some(c2), Some(f64::INFINITY), 800.0),
+            rung("boltzmann:depth=4,cap=100,theta=0.01", Some(c4), Some(0.01), 300.0),
+            rung("boltzmann:depth=4,cap=100,theta=0.1", Some(c4), Some(0.1), 900.0),
+            rung("alphabeta:depth=4", Some(c4), Some(f64::INFINITY), 1200.0),
+        ],
+        ..Calibration::default()
+    }
+}
+
+fn theta(dial: &Dial, elo: f64) -> (String, f64) {
+    let s = dial.setting(elo).unwrap();
+    let t = match s.get("theta") {
+        Some(t) => t.parse().unwrap(),
+        None if s.kind() == "alphabeta" => f64::INFINITY,
+        None => 0.0,
+    };
+    (s.without_theta(), t)
+}
+
+trait WithoutTheta {
+    fn without_theta(&self) -> String;
+}
+
+impl WithoutTheta for strength::spec::AgentSpec {
+    fn without_theta(&self) -> String {
+        let mut s = strength::spec::AgentSpec::new(self.kind());
+        for (k, v) in self.params() {
+            if k != "theta" {
+                s = s.with(k, v);
+            }
+        }
+        s.to_string()
+    }
+}
+
+#[test]
+fn interpolation_is_monotone_continuous_and_round_trips() {
+    let dial = Dial::new(calibration()).unwrap();
+    assert_eq!(dial.range(), (0.0, 1200.0));
+    // On the first curve up to its top (800), then on the deeper one.
+    let mut last = (String::new(), 0.0);
+    for step in 1..800 {
+        let elo = f64::from(step);
+        let (curve, t) = theta(&dial, elo);
+        assert_eq!(curve, "boltzmann:depth=2,cap=100", "elo {elo}");
+        assert!(t > 0.0 && t.is_finite(), "elo {elo}: θ {t}");
+        if last.0 == curve {
+            assert!(t >= last.1, "θ must not decrease: {elo}");
+            // Continuity in strength: one Elo more moves the rating of
+            // the chosen θ by one Elo (θ itself may jump across a pooled
+            // flat stretch, where every θ rates the same).
+            let r0 = dial.rating_of("boltzmann:depth=2,cap=100", last.1).unwrap();
+            let r1 = dial.rating_of("boltzmann:depth=2,cap=100", t).unwrap();
+            assert!((r1 - r0 - 1.0).abs() < 0.02, "elo {elo}: {r0} -> {r1}");
+        }
+        // The dial's own inverse gives the rating back.
+        let back = dial.rating_of("boltzmann:depth=2,cap=100", t).unwrap();
+        assert!((back - elo).abs() < 0.01, "elo {elo}: θ {t} rates {back}");
+        last = (curve, t);
+    }
+    assert_eq!(dial.setting(800.0).unwrap().to_string(), "alphabeta:depth=2");
+    let (curve, t) = theta(&dial, 1000.0);
+    assert_eq!(curve, "boltzmann:depth=4,cap=100");
+    assert!(t > 0.1 && t.is_finite());
+    assert_eq!(dial.setting(1200.0).unwrap().to_string(), "alphabeta:depth=4");
+    assert_eq!(dial.setting(0.0).unwrap().to_string(), "random");
+}
+
+#[test]
+fn exact_at_the_rungs_and_pooled_where_noisy() {
+    let dial = Dial::new(calibration()).unwrap();
+    let (_, t) = theta(&dial, 200.0);
+    assert!((t - 0.01).abs() < 1e-6, "{t}");
+    // θ = 0.1 and 0.3 rated 600 and 580 pool to 590: both rate 590.
+    let a = dial.rating_of("boltzmann:depth=2,cap=100", 0.1).unwrap();
+    let b = dial.rating_of("boltzmann:depth=2,cap=100", 0.3).unwrap();
+    assert!((a - 590.0).abs() < 1e-9 && (b - 590.0).abs() < 1e-9, "{a} {b}");
+}
+
+#[test]
+fn out_of_range_and_bad_calibrations_are_errors() {
+    let dial = Dial::new(calibration()).unwrap();
+    for elo in [-1.0, 1200.5, f64::NAN, f64::INFINITY] {
+        assert!(matches!(dial.setting(elo), Err(DialError::OutOfRange { .. })), "{elo}");
+    }
+    let mut c = calibration();
+    c.rungs[2].rating = f64::NAN;
+    assert!(Dial::new(c).is_err());
+    let mut c = calibration();
+    c.rungs.retain(|r| r.curve.is_none());
+    assert!(Dial::new(c).is_err());
+    assert!(Calibration::from_json("{\"rungs\": 3}").is_err());
+    // A calibration survives its JSON, infinite θ included.
+    let c = calibration();
+    assert_eq!(Calibration::from_json(&c.to_json()).unwrap(), c);
+}
