@@ -219,6 +219,14 @@ pub enum ExternalError {
         /// The earlier error's message.
         reason: String,
     },
+    /// [`evaluate`](UciEngineAgent::evaluate): the engine sent `bestmove`
+    /// without any `info … score cp|mate …` line before it.
+    NoScore {
+        /// The engine's name.
+        engine: String,
+        /// The position (FEN) it was asked about.
+        fen: String,
+    },
 }
 
 impl fmt::Display for ExternalError {
@@ -258,6 +266,9 @@ impl fmt::Display for ExternalError {
             }
             ExternalError::Unusable { engine, reason } => {
                 write!(f, "UCI engine {engine} is unusable after an earlier error: {reason}")
+            }
+            ExternalError::NoScore { engine, fen } => {
+                write!(f, "UCI engine {engine} sent no `info … score` line for {fen}")
             }
         }
     }
@@ -370,6 +381,53 @@ impl EngineOption {
             _ => value.to_string(),
         };
         Ok(format!("setoption name {} value {value}", self.name))
+    }
+}
+
+/// An engine's score of a position, from the side to move's point of
+/// view, as its `info … score` lines give it.
+///
+/// ```
+/// use games_chess::external::EngineScore;
+///
+/// assert_eq!(EngineScore::Centipawns(-35).centipawns(10_000), -35);
+/// assert_eq!(EngineScore::Mate(3).centipawns(10_000), 10_000);
+/// assert_eq!(EngineScore::Mate(-2).centipawns(10_000), -10_000);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EngineScore {
+    /// `score cp N`: centipawns.
+    Centipawns(i32),
+    /// `score mate N`: the side to move mates in `N` moves (`N > 0`) or is
+    /// mated in `−N` (`N ≤ 0`; `0`: it is mated now).
+    Mate(i32),
+}
+
+impl EngineScore {
+    /// The score in centipawns, a mate counted as `±mate`.
+    pub fn centipawns(self, mate: i32) -> i32 {
+        match self {
+            EngineScore::Centipawns(cp) => cp,
+            EngineScore::Mate(n) if n > 0 => mate,
+            EngineScore::Mate(_) => -mate,
+        }
+    }
+
+    /// The score of one `info` line (`info depth 12 … score cp 31 …`), and
+    /// whether it is only a bound (`lowerbound` / `upperbound`).
+    fn of_info(line: &str) -> Option<(EngineScore, bool)> {
+        let mut words = line.split_ascii_whitespace();
+        if words.next() != Some("info") {
+            return None;
+        }
+        words.find(|w| *w == "score")?;
+        let score = match (words.next()?, words.next()?.parse::<i32>().ok()?) {
+            ("cp", n) => EngineScore::Centipawns(n),
+            ("mate", n) => EngineScore::Mate(n),
+            _ => return None,
+        };
+        let bound = matches!(words.next(), Some("lowerbound" | "upperbound"));
+        Some((score, bound))
     }
 }
 
@@ -695,6 +753,48 @@ impl UciEngineAgent {
         Ok(mv)
     }
 
+    /// The engine's score of `state` for the side to move, searched with
+    /// `limit`: the last exact `info … score` line before `bestmove` (the
+    /// last bound if every line is a bound). The position is sent as a FEN
+    /// alone (no game history, so the engine knows no repetitions), and the
+    /// game record of [`choose`](Agent::choose) is left as it is.
+    ///
+    /// With `Threads=1` and a node or depth limit the score is reproducible
+    /// for the same sequence of calls in a fresh process (the hash table
+    /// carries over from one call to the next).
+    ///
+    /// # Errors
+    ///
+    /// [`ExternalError::InvalidLimit`] for a zero limit;
+    /// [`NoScore`](ExternalError::NoScore) if the engine gave no score (a
+    /// finished position, for instance); otherwise as
+    /// [`best_move`](Self::best_move) for a dead, hung or unusable engine.
+    pub fn evaluate(&mut self, state: &ChessGame, limit: EngineLimit) -> Result<EngineScore, ExternalError> {
+        if let Some(reason) = &self.broken {
+            return Err(ExternalError::Unusable { engine: self.name.clone(), reason: reason.clone() });
+        }
+        limit.check().map_err(ExternalError::InvalidLimit)?;
+        let fen = state.fen();
+        self.send(&format!("position fen {fen}"))?;
+        self.send(&format!("go {limit}"))?;
+        let deadline = self.timeout.saturating_add(limit.allowance(self.timeout));
+        let (mut exact, mut bound) = (None, None);
+        let waited = self.wait_for("bestmove", deadline, |line| match EngineScore::of_info(line) {
+            Some((score, false)) => exact = Some(score),
+            Some((score, true)) => bound = Some(score),
+            None => {}
+        });
+        match waited {
+            Ok(_) => {}
+            Err(e @ ExternalError::Timeout { .. }) => {
+                self.recover_from_late_search();
+                return Err(e);
+            }
+            Err(e) => return Err(e),
+        }
+        exact.or(bound).ok_or_else(|| ExternalError::NoScore { engine: self.name.clone(), fen })
+    }
+
     /// `uci` … `uciok`, the options, `isready` … `readyok`, `ucinewgame`.
     fn handshake(&mut self, options: &[(String, String)]) -> Result<(), ExternalError> {
         self.send("uci")?;
@@ -972,6 +1072,19 @@ mod tests {
         let empty_default = EngineOption::parse("name Debug Log File type string default").unwrap();
         assert_eq!(empty_default.name, "Debug Log File");
         assert!(EngineOption::parse("type spin").is_none());
+    }
+
+    #[test]
+    fn info_lines_give_scores() {
+        let line = "info depth 10 seldepth 10 multipv 1 score cp 38 nodes 9912 nps 550666 pv d2d4 g8f6";
+        assert_eq!(EngineScore::of_info(line), Some((EngineScore::Centipawns(38), false)));
+        let line = "info depth 11 seldepth 11 multipv 1 score cp 26 upperbound nodes 20001 pv d2d4";
+        assert_eq!(EngineScore::of_info(line), Some((EngineScore::Centipawns(26), true)));
+        assert_eq!(EngineScore::of_info("info depth 3 score mate -2 pv a1a2"), Some((EngineScore::Mate(-2), false)));
+        assert_eq!(EngineScore::of_info("info depth 0 score mate 0"), Some((EngineScore::Mate(0), false)));
+        assert_eq!(EngineScore::of_info("info string NNUE evaluation using nn.nnue enabled"), None);
+        assert_eq!(EngineScore::of_info("info depth 5 score wdl 1 2 3"), None);
+        assert_eq!(EngineScore::of_info("bestmove e2e4"), None);
     }
 
     #[test]

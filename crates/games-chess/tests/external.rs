@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use games_chess::ChessGame;
-use games_chess::external::{EngineLimit, ExternalError, UciEngineAgent};
+use games_chess::external::{EngineLimit, EngineScore, ExternalError, UciEngineAgent};
 use search_core::arena::play_match;
 use search_core::{Agent, Game, GameError, Outcome, Player, RandomAgent};
 
@@ -315,6 +315,38 @@ fn fake_engine_option_errors() {
 }
 
 #[test]
+fn fake_engine_evaluations() {
+    let dir = TempDir::new();
+    let g = ChessGame::startpos();
+    let cases: [(&str, Option<EngineScore>); 4] = [
+        // The last exact score wins over later bounds and earlier scores.
+        (
+            "echo 'info string hello'; echo 'info depth 1 score cp 13'; echo 'info depth 2 score cp 20'; \
+             echo 'info depth 3 score cp 90 lowerbound'; echo 'bestmove e2e4'",
+            Some(EngineScore::Centipawns(20)),
+        ),
+        ("echo 'info depth 4 score mate -3 pv e2e4'; echo 'bestmove e2e4'", Some(EngineScore::Mate(-3))),
+        ("echo 'info depth 2 score cp -7 upperbound'; echo 'bestmove e2e4'", Some(EngineScore::Centipawns(-7))),
+        ("echo 'bestmove e2e4'", None),
+    ];
+    for (i, (go, expected)) in cases.into_iter().enumerate() {
+        let path = Fake { go, ..Fake::default() }.write(&dir, &format!("eval{i}.sh"));
+        let mut agent = spawn_fake(&path, &[], SHORT).unwrap();
+        match (agent.evaluate(&g, EngineLimit::Nodes(100)), expected) {
+            (Ok(score), Some(e)) => assert_eq!(score, e, "{go}"),
+            (Err(ExternalError::NoScore { .. }), None) => {}
+            (other, _) => panic!("{go}: expected {expected:?}, got {other:?}"),
+        }
+    }
+    let path = Fake::default().write(&dir, "eval-limit.sh");
+    let mut agent = spawn_fake(&path, &[], SHORT).unwrap();
+    assert!(matches!(agent.evaluate(&g, EngineLimit::Depth(0)), Err(ExternalError::InvalidLimit(_))));
+    drop(agent);
+    let log = std::fs::read_to_string(dir.0.join("input.log")).unwrap();
+    assert!(log.contains(&format!("position fen {}\ngo nodes 100\n", g.fen())), "{log}");
+}
+
+#[test]
 fn finished_game_is_game_over() {
     let dir = TempDir::new();
     let path = Fake::default().write(&dir, "over.sh");
@@ -362,6 +394,28 @@ fn stockfish_unknown_option_names_it() {
     }
     let r = UciEngineAgent::spawn(&sf, &options(&[("UCI_Elo", "100")]), EngineLimit::Nodes(100));
     assert!(matches!(r, Err(ExternalError::InvalidOptionValue { .. })), "{r:?}");
+}
+
+#[test]
+fn stockfish_evaluates_positions() {
+    let Some(sf) = stockfish("stockfish_evaluates_positions") else { return };
+    let mut agent = UciEngineAgent::spawn(&sf, &[], EngineLimit::Nodes(20_000)).unwrap();
+    let limit = EngineLimit::Nodes(20_000);
+    let start = agent.evaluate(&ChessGame::startpos(), limit).unwrap();
+    assert!(matches!(start, EngineScore::Centipawns(cp) if cp.abs() < 100), "{start:?}");
+    // White to move, a queen up; then Black to move in the same material.
+    let up = ChessGame::from_fen("4k3/8/8/8/8/8/3QP3/4K3 w - - 0 1").unwrap();
+    assert!(agent.evaluate(&up, limit).unwrap().centipawns(10_000) > 500);
+    let down = ChessGame::from_fen("4k3/8/8/8/8/8/3QP3/4K3 b - - 0 1").unwrap();
+    assert!(agent.evaluate(&down, limit).unwrap().centipawns(10_000) < -500);
+    // Mate in one for White (Ra8#), and the mated side to move after it.
+    let mate = ChessGame::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+    assert_eq!(agent.evaluate(&mate, limit).unwrap(), EngineScore::Mate(1));
+    // Deterministic from a fresh process, and the agent still plays.
+    let mut again = UciEngineAgent::spawn(&sf, &[], EngineLimit::Nodes(20_000)).unwrap();
+    assert_eq!(again.evaluate(&ChessGame::startpos(), limit).unwrap(), start);
+    let mv = choose(&mut agent, &ChessGame::startpos()).unwrap();
+    assert!(ChessGame::startpos().move_string(mv).len() >= 4);
 }
 
 #[test]

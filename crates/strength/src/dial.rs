@@ -152,6 +152,60 @@ pub struct Calibration {
     /// Matches between dial values never played in the calibration, with
     /// the predicted and observed scores.
     pub held_out: Vec<HeldOut>,
+    /// How the dial loses: for dial values spread over its range, the
+    /// distribution of each move's loss against ground truth (a solver's
+    /// exact values, or a much stronger engine's evaluation) in self-play,
+    /// with the blunder rate; for chess also Stockfish's own weakened
+    /// levels at the same ratings. Empty where there is no ground truth
+    /// (gobang) and in calibrations made before it was measured.
+    pub losses: Vec<LossProfile>,
+}
+
+/// The moves of one setting scored against ground truth: how large its
+/// mistakes are (see [`Calibration::losses`]).
+///
+/// A move's *loss* is the value of the best move minus the value of the
+/// move played, both from the mover's side, in the ground truth's
+/// [`unit`](Self::unit); it is never negative. A *blunder* is a move whose
+/// loss is large for the game (in chess, two pawns) or that changes the
+/// outcome class for the worse (won to drawn or lost, drawn to lost).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LossProfile {
+    /// What was asked for: a dial value (`elo:1200`) or a reference player
+    /// (`stockfish UCI_Elo=1500`).
+    pub setting: String,
+    /// Its rating on the calibration's scale (for a reference player, its
+    /// nominal rating).
+    pub elo: f64,
+    /// The agent spec that actually played, e.g.
+    /// `boltzmann:depth=4,cap=100,theta=0.03`.
+    pub spec: String,
+    /// Moves scored.
+    pub moves: u64,
+    /// Mean loss per move.
+    pub mean_loss: f64,
+    /// Median loss.
+    pub median_loss: f64,
+    /// 90th percentile of the loss.
+    pub p90_loss: f64,
+    /// Largest loss.
+    pub max_loss: f64,
+    /// Fraction of the moves that are blunders.
+    pub blunder_rate: f64,
+    /// Fraction of the moves that change the exact (or judged) outcome
+    /// class for the worse.
+    pub outcome_change_rate: f64,
+    /// Moves per loss bucket: `(upper bound, count)`, bounds increasing,
+    /// each bucket holding the losses above the previous bound and at most
+    /// its own (the first, bound 0, the moves that lose nothing).
+    pub histogram: Vec<(f64, u64)>,
+    /// The unit of the losses (`outcome classes`, `solver score`,
+    /// `centipawns`).
+    pub unit: String,
+    /// How it was measured: the ground truth, which moves were scored, the
+    /// games played.
+    pub note: String,
 }
 
 /// A held-out check of the dial: `elo:a` against `elo:b`, settings never

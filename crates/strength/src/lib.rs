@@ -19,6 +19,7 @@
 struct ReadmeDoctests;
 
 pub mod elo;
+pub mod fit;
 pub mod pentanomial;
 pub mod rating;
 pub mod sprt;

@@ -80,6 +80,9 @@ pub(crate) struct Ladder {
     pub(crate) links: Vec<String>,
     pub(crate) pairs: usize,
     pub(crate) quick_pairs: usize,
+    /// Pairs of each held-out match (enough that the games' sampling noise
+    /// stays well below the 0.03 accuracy asked of the dial).
+    pub(crate) held_out_pairs: usize,
 }
 
 /// Stockfish, where the Debian package or `PATH` has it.
@@ -111,6 +114,7 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
             curves: vec![curve("boltzmann:depth=9,cap=1", &[0.5, 1.0, 2.0, 4.0, 8.0], "alphabeta:depth=9")],
             pairs: 1000,
             quick_pairs: 25,
+            held_out_pairs: 500,
             references: Vec::new(),
             links: Vec::new(),
         },
@@ -130,6 +134,7 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
                 .collect(),
             pairs: 400,
             quick_pairs: 5,
+            held_out_pairs: 200,
             references: Vec::new(),
             links: Vec::new(),
         },
@@ -145,8 +150,9 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
                     )
                 })
                 .collect(),
-            pairs: 100,
+            pairs: 300,
             quick_pairs: 3,
+            held_out_pairs: 250,
             references: Vec::new(),
             links: Vec::new(),
         },
@@ -162,8 +168,9 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
                     )
                 })
                 .collect(),
-            pairs: 20,
+            pairs: 50,
             quick_pairs: 1,
+            held_out_pairs: 50,
             references: match stockfish() {
                 Some(path) => STOCKFISH_LEVELS
                     .iter()
@@ -317,7 +324,8 @@ pub fn run(args: Args) -> TaskResult {
     }
     calibration.draw_nu = Some(nu);
     calibration.held_out =
-        held_out(&args, &calibration, &config, if args.quick { 3 } else { ladder.pairs / 2 }, &openings)?;
+        held_out(&args, &calibration, &config, if args.quick { 3 } else { ladder.held_out_pairs }, &openings)?;
+    calibration.losses = super::losses::profiles(&args.game, &calibration, &config, args.quick)?;
     let text = calibration.to_json();
     let svg = curves_svg(&calibration, &ladder)?;
     write_atomic(&out.join(format!("{}.json", args.game)), &text)?;
@@ -329,6 +337,7 @@ pub fn run(args: Args) -> TaskResult {
         write_atomic(&path.with_extension("svg"), &svg)?;
     }
     println!("{}", super::report::ladder_table(&calibration));
+    println!("{}", super::losses::losses_table(&calibration));
     eprintln!(
         "calibrate {}: fitted in {:.1} s (this run; cells already saved are not replayed){}",
         args.game,
@@ -544,6 +553,7 @@ fn calibration(
         code_version: format!("calibrate ladder v{LADDER_VERSION}, strength {}", env!("CARGO_PKG_VERSION")),
         draw_nu: None,
         held_out: Vec::new(),
+        losses: Vec::new(),
         notes: vec![
             "Ratings: maximum likelihood over every matchup's games, draws modelled; intervals 95%.".into(),
             "Each matchup: paired games from shared balanced random openings, colours swapped.".into(),

@@ -3,7 +3,8 @@
 //! search core's own iterative deepening per `go`, watched by an
 //! [`Observer`] that reports every completed iteration and stops deepening
 //! when the clock, a mate or a forced move says so; scores in UCI terms;
-//! Rminimax sampling.
+//! Rminimax sampling; and, under `UCI_LimitStrength`, the strength dial's
+//! setting played instead (see [`limit`](super::limit)).
 
 use std::fmt;
 use std::sync::Arc;
@@ -12,10 +13,14 @@ use std::time::{Duration, Instant};
 
 use search_core::backup::rminimax::OutcomeCosts;
 use search_core::backup::{Backup, Emm, Iom, LinearBonus, MAndN, Minimax, Predictive, Product, Rminimax};
+use search_core::policy::MoveDistribution;
+use search_core::search::Bound;
 use search_core::search::{Control, DynSearch, Limits, Observer, Options, Search, SearchResult, TtDepth};
-use search_core::{Game, MAX_PLY, ParamError, Status, WIN_SCORE, rng};
+use search_core::{Game, MAX_PLY, ParamError, RngExt, Status, WIN_SCORE, rng};
 use shakmaty::{Move, Position};
+use strength::spec::AgentSpec;
 
+use super::limit::{StrengthSearch, StrengthSetting, build_search, move_seed, setting_at};
 use super::output::{Iteration, Score, clamp_cp, mate_or_cp};
 use super::plan::Plan;
 use super::settings::{BackupKind, Settings};
@@ -79,11 +84,23 @@ fn erased<R: Backup + Send + 'static>(rule: R, options: Options) -> Result<Chess
 ///   searches themselves use no randomness);
 /// * the tables are emptied only by [`clear_hash`](Brain::clear_hash) and
 ///   [`new_game`](Brain::new_game) (`Clear Hash`, `ucinewgame`).
+///
+/// Under `UCI_LimitStrength` ([`set_limit_strength`](Brain::set_limit_strength)),
+/// [`think`](Brain::think) plays the strength dial's setting for `UCI_Elo`
+/// with searches of its own: the `strength` crate's alpha-beta search, and
+/// the same with exact root scores for the Boltzmann settings, each built
+/// the first time it is needed with a table of
+/// [`STRENGTH_TABLE_MIB`](super::STRENGTH_TABLE_MIB) (the calibration's;
+/// `Hash` does not change it), and emptied before every search, so that
+/// each `go` searches as the freshly built agent would.
 pub struct Brain {
     settings: Settings,
     /// The search of each rule, indexed by [`BackupKind::index`]; the
     /// current rule's is always built.
     searches: [Option<ChessSearch>; BackupKind::ALL.len()],
+    /// The searches of the strength settings: `alphabeta` (0) and
+    /// `boltzmann` (1), exact root scores.
+    strength: [Option<Box<StrengthSearch>>; 2],
     /// Rminimax's rule for the current θ (for sampling).
     rminimax: Rminimax,
     rng: rng::Rng,
@@ -137,7 +154,7 @@ impl Brain {
         let rminimax = rminimax_rule(settings.theta)?;
         let mut searches: [Option<ChessSearch>; BackupKind::ALL.len()] = Default::default();
         searches[settings.backup.index()] = Some(build(settings.backup, &settings)?);
-        Ok(Brain { settings, searches, rminimax, rng: rng::seeded(settings.seed) })
+        Ok(Brain { settings, searches, strength: Default::default(), rminimax, rng: rng::seeded(settings.seed) })
     }
 
     /// The current settings (and the table size the tables have).
@@ -161,6 +178,9 @@ impl Brain {
     /// Forgets every table and move history only.
     pub fn clear_hash(&mut self) {
         for search in self.searches.iter_mut().flatten() {
+            search.clear();
+        }
+        for search in self.strength.iter_mut().flatten() {
             search.clear();
         }
     }
@@ -244,6 +264,17 @@ impl Brain {
         self.rng = rng::seeded(seed);
     }
 
+    /// Turns `UCI_LimitStrength` on or off (no search is touched).
+    pub fn set_limit_strength(&mut self, on: bool) {
+        self.settings.limit_strength = on;
+    }
+
+    /// Sets `UCI_Elo`, clamped into the calibrated range (no search is
+    /// touched).
+    pub fn set_elo(&mut self, elo: i64) {
+        self.settings.elo = super::limit::elo_range().map_or(elo, |r| r.clamp(elo));
+    }
+
     /// The current rule's search, built if it is missing.
     fn active(&mut self) -> Result<&mut ChessSearch, ParamError> {
         let i = self.settings.backup.index();
@@ -272,30 +303,24 @@ impl Brain {
         on_iteration: impl FnMut(&Iteration),
     ) -> Decision {
         let start = Instant::now();
-        let mut notes = Vec::new();
-        let mut root = position.clone();
-        let mut legal = Vec::new();
-        if let Status::Over(_) = root.generate(&mut legal) {
-            if root.position().legal_moves().is_empty() {
-                let score = if root.is_check() { Score::Mate(0) } else { Score::Cp(0) };
-                notes.push("the game is over: no legal move".to_string());
-                let last = Iteration {
-                    depth: 0,
-                    score: Some(score),
-                    rule_value: None,
-                    nodes: 0,
-                    time: start.elapsed(),
-                    pv: Vec::new(),
-                };
+        let (root, legal, mut notes) = match prepare(position, start) {
+            Ok(prepared) => prepared,
+            Err(over) => {
                 wait(wait_for_stop, stop);
-                return Decision { best: None, ponder: None, last, notes };
+                return *over;
             }
-            // A draw by rule that a GUI may play on from (repetition, fifty
-            // moves, insufficient material): search the board alone.
-            notes.push("the position is a draw by rule; searching the board anyway".to_string());
-            root = ChessGame::from_position(root.position().clone()).with_rules(crate::Rules::PERFT);
-            legal.clear();
-            root.generate(&mut legal);
+        };
+        if self.settings.limit_strength {
+            match setting_at(self.settings.elo).and_then(|(spec, setting)| {
+                self.strength_search(&setting).map_err(|e| e.to_string())?;
+                Ok((spec, setting))
+            }) {
+                Ok((spec, setting)) => {
+                    let go = Go { plan, stop, wait_for_stop, start };
+                    return self.play_setting(&root, &legal, notes, go, (&spec, &setting), on_iteration);
+                }
+                Err(e) => notes.push(format!("strength: {e}; playing at full strength")),
+            }
         }
         let report = Reporter { backup: self.settings.backup, theta: self.settings.theta, root: &root, start };
         let mut watch = Watch {
@@ -341,6 +366,129 @@ impl Brain {
         Decision { best: chosen.or_else(|| legal.first().copied()), ponder, last, notes }
     }
 
+    /// The search of a strength setting, built if it is missing (`None` for
+    /// `random`, which searches nothing).
+    ///
+    /// Errors: its table cannot be allocated.
+    fn strength_search(&mut self, setting: &StrengthSetting) -> Result<Option<&mut StrengthSearch>, ParamError> {
+        let i = match setting {
+            StrengthSetting::Random => return Ok(None),
+            StrengthSetting::Best { .. } => 0,
+            StrengthSetting::Boltzmann { .. } => 1,
+        };
+        if self.strength[i].is_none()
+            && let Some(search) = build_search(setting)
+        {
+            self.strength[i] = Some(Box::new(search?));
+        }
+        Ok(self.strength[i].as_deref_mut())
+    }
+
+    /// Plays the strength setting `spec` (`setting`) at `root` (with the
+    /// legal moves `legal`), as the `strength` crate's agent of that spec,
+    /// freshly built, would with a generator seeded by
+    /// [`move_seed`](super::move_seed): see [`limit`](super::limit). Every
+    /// completed iteration is reported; the time budget and `stop` cut a
+    /// search short, and then the best move so far is played. The final report is the move played:
+    /// its exact score (Boltzmann) or the root's value, with the principal
+    /// variation when it starts with that move.
+    fn play_setting(
+        &mut self,
+        root: &ChessGame,
+        legal: &[Move],
+        mut notes: Vec<String>,
+        go: Go<'_>,
+        (spec, setting): (&AgentSpec, &StrengthSetting),
+        on_iteration: impl FnMut(&Iteration),
+    ) -> Decision {
+        notes.push(format!("strength: elo {} -> {spec}", self.settings.elo));
+        let mut rng = rng::seeded(move_seed(self.settings.seed, root));
+        let start = go.start;
+        let report = Reporter { backup: BackupKind::AlphaBeta, theta: f64::INFINITY, root, start };
+        let limits = setting.limits().map(|l| {
+            let l = l.with_stop(Arc::clone(go.stop));
+            match go.plan.budget {
+                Some(b) => l.with_time(b.hard.saturating_sub(start.elapsed())),
+                None => l,
+            }
+        });
+        let search = match self.strength_search(setting) {
+            Ok(Some(search)) => search,
+            Ok(None) => {
+                // `random`: RandomAgent's uniform choice among the legal moves.
+                let mv = legal[rng.random_range(0..legal.len())];
+                wait(go.wait_for_stop, go.stop);
+                let last = Iteration {
+                    depth: 0,
+                    score: None,
+                    rule_value: None,
+                    nodes: 0,
+                    time: start.elapsed(),
+                    pv: vec![mv],
+                };
+                return Decision { best: Some(mv), ponder: None, last, notes };
+            }
+            Err(e) => {
+                // Checked before; only a failed allocation gets here.
+                notes.push(format!("strength: {e}; playing the first legal move"));
+                wait(go.wait_for_stop, go.stop);
+                let last = report.iteration(0, None, &[], legal.first().copied(), 0);
+                return Decision { best: legal.first().copied(), ponder: None, last, notes };
+            }
+        };
+        // A fresh search each time, as a freshly built agent: the move is a
+        // function of the position (with its history), the seed and the
+        // setting only.
+        search.clear();
+        let mut reports = Reports { report, on_iteration, last: None };
+        let limits = limits.unwrap_or_else(|| Limits::depth(1));
+        let outcome = DynSearch::<ChessGame>::run_observed(search, root, &limits, &mut reports);
+        wait(go.wait_for_stop, go.stop);
+        let result = match outcome {
+            Ok(result) => result,
+            Err(e) => {
+                notes.push(format!("strength: search failed ({e}); playing the best move so far"));
+                let mut last = reports.last.unwrap_or_else(|| report.iteration(0, None, &[], None, 0));
+                last.time = start.elapsed();
+                let best = last.pv.first().copied().or_else(|| legal.first().copied());
+                return Decision { best, ponder: ponder_move(best, &last.pv), last, notes };
+            }
+        };
+        let so_far = result.pv.first().copied().or(result.best);
+        let mut chosen = (so_far, result.value);
+        if !result.complete {
+            notes.push(format!(
+                "strength: the depth {} search did not finish (stopped, or out of time): playing the best move so far",
+                setting.depth()
+            ));
+        } else {
+            match setting {
+                StrengthSetting::Random => {}
+                // SearchAgent: the best move, ties at random.
+                StrengthSetting::Best { .. } => {
+                    if result.best_moves.len() > 1 {
+                        chosen.0 = Some(result.best_moves[rng.random_range(0..result.best_moves.len())]);
+                    } else {
+                        chosen.0 = result.best;
+                    }
+                }
+                // PolicyAgent: the softmax over the exact root scores.
+                StrengthSetting::Boltzmann { softmax, .. } => match sample(softmax, &result, &mut rng) {
+                    Ok(i) => chosen = (Some(result.root_moves[i].mv), Some(result.root_moves[i].score)),
+                    Err(e) => notes.push(format!("strength: cannot sample ({e}); playing the best move")),
+                },
+            }
+        }
+        let best = chosen.0.filter(|mv| legal.contains(mv)).or_else(|| legal.first().copied());
+        let pv: Vec<Move> = if best.is_some() && result.pv.first() == best.as_ref() {
+            result.pv.clone()
+        } else {
+            best.into_iter().collect()
+        };
+        let last = report.iteration(result.stats.depth, chosen.1, &pv, best, result.stats.nodes);
+        Decision { best, ponder: ponder_move(best, &last.pv), last, notes }
+    }
+
     /// Samples the root move from Rminimax's policy (eq. 10 of the paper).
     fn sample(&mut self, rule: &Rminimax, result: &SearchResult<Move>) -> Result<Move, ParamError> {
         let Some(value) = result.value.filter(|_| !result.root_moves.is_empty()) else {
@@ -349,6 +497,96 @@ impl Brain {
         let probs = rule.transition_probabilities(value, &result.scores())?;
         let i = rng::sample_index(&probs, &mut self.rng);
         Ok(result.root_moves[i.min(result.root_moves.len() - 1)].mv)
+    }
+}
+
+/// The prepared root of a `think`: the position to search (the board
+/// alone, under [`Rules::PERFT`](crate::Rules::PERFT), if the game is a
+/// draw by rule a GUI plays on from), its legal moves and the notes so
+/// far; or, if no move is legal, the decision (no move).
+fn prepare(position: &ChessGame, start: Instant) -> Result<(ChessGame, Vec<Move>, Vec<String>), Box<Decision>> {
+    let mut notes = Vec::new();
+    let mut root = position.clone();
+    let mut legal = Vec::new();
+    if let Status::Over(_) = root.generate(&mut legal) {
+        if root.position().legal_moves().is_empty() {
+            let score = if root.is_check() { Score::Mate(0) } else { Score::Cp(0) };
+            notes.push("the game is over: no legal move".to_string());
+            let last = Iteration {
+                depth: 0,
+                score: Some(score),
+                rule_value: None,
+                nodes: 0,
+                time: start.elapsed(),
+                pv: Vec::new(),
+            };
+            return Err(Box::new(Decision { best: None, ponder: None, last, notes }));
+        }
+        // A draw by rule that a GUI may play on from (repetition, fifty
+        // moves, insufficient material): search the board alone.
+        notes.push("the position is a draw by rule; searching the board anyway".to_string());
+        root = ChessGame::from_position(root.position().clone()).with_rules(crate::Rules::PERFT);
+        legal.clear();
+        root.generate(&mut legal);
+    }
+    Ok((root, legal, notes))
+}
+
+/// What a `think` was asked: its plan, the stop flag, whether to wait for
+/// `stop`, and when the `go` arrived.
+#[derive(Clone, Copy)]
+struct Go<'a> {
+    plan: &'a Plan,
+    stop: &'a Arc<AtomicBool>,
+    wait_for_stop: bool,
+    start: Instant,
+}
+
+/// The index of the root move sampled from `softmax` over the exact root
+/// scores of `result`, as [`PolicyAgent`](search_core::policy::PolicyAgent)
+/// samples: errors on NaN, inexact or missing scores.
+fn sample(
+    softmax: &search_core::policy::Softmax,
+    result: &SearchResult<Move>,
+    rng: &mut rng::Rng,
+) -> Result<usize, ParamError> {
+    let probs = distribution(softmax, result)?;
+    Ok(rng::sample_index(&probs, rng).min(probs.len() - 1))
+}
+
+/// The weights of the root moves (in `result.root_moves` order) under
+/// `softmax`, as [`PolicyAgent`](search_core::policy::PolicyAgent) computes
+/// them.
+fn distribution(softmax: &search_core::policy::Softmax, result: &SearchResult<Move>) -> Result<Vec<f64>, ParamError> {
+    if result.root_moves.iter().any(|m| m.score.is_nan()) {
+        return Err(ParamError::new("scores", "a root score is NaN"));
+    }
+    if result.root_moves.iter().any(|m| m.bound != Bound::Exact) || !result.complete {
+        return Err(ParamError::new("options", "a policy needs exact root scores: search full width"));
+    }
+    if result.root_moves.is_empty() {
+        return Err(ParamError::new("scores", "no root move"));
+    }
+    let mut probs = Vec::with_capacity(result.root_moves.len());
+    softmax.distribution(&result.scores(), &mut probs)?;
+    Ok(probs)
+}
+
+/// The observer of a strength setting's search: reports every completed
+/// iteration and never stops it early (the setting's depth is what was
+/// rated).
+struct Reports<'a, F> {
+    report: Reporter<'a>,
+    on_iteration: F,
+    last: Option<Iteration>,
+}
+
+impl<F: FnMut(&Iteration)> Observer<ChessGame> for Reports<'_, F> {
+    fn iteration(&mut self, step: &search_core::search::Iteration<'_, Move>) -> Control {
+        let it = self.report.iteration(step.depth, Some(step.value), step.pv, step.best, step.stats.nodes);
+        (self.on_iteration)(&it);
+        self.last = Some(it);
+        Control::Continue
     }
 }
 

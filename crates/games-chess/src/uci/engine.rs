@@ -179,12 +179,20 @@ impl<W: Write + Send + 'static> Engine<W> {
     /// Applies a `setoption`. Each option touches only what it names (see
     /// [`Brain`]): only `Hash` reallocates the table, and a table that
     /// cannot be allocated keeps the old one, with an `info string`.
+    ///
+    /// A `UCI_Elo` outside the calibrated range is clamped into it, with an
+    /// `info string` saying so.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), UciError> {
-        let change = parse_option(&self.settings, name, value)?;
+        let (change, note) = parse_option(&self.settings, name, value)?;
+        if change != OptionChange::Nothing {
+            self.idle(if change == OptionChange::ClearHash { "clear the hash" } else { "change options" })?;
+        }
+        if let Some(note) = note {
+            self.say(&format!("info string {note}"));
+        }
         if change == OptionChange::Nothing {
             return Ok(());
         }
-        self.idle(if change == OptionChange::ClearHash { "clear the hash" } else { "change options" })?;
         let brain = self.brain_mut()?;
         let outcome: Result<(), ParamError> = match change {
             OptionChange::Nothing => Ok(()),
@@ -199,6 +207,14 @@ impl<W: Write + Send + 'static> Engine<W> {
             OptionChange::Theta(theta) => brain.set_theta(theta),
             OptionChange::Seed(seed) => {
                 brain.set_seed(seed);
+                Ok(())
+            }
+            OptionChange::LimitStrength(on) => {
+                brain.set_limit_strength(on);
+                Ok(())
+            }
+            OptionChange::Elo(elo) => {
+                brain.set_elo(elo);
                 Ok(())
             }
         };
@@ -220,7 +236,7 @@ impl<W: Write + Send + 'static> Engine<W> {
     fn go(&mut self, go: &GoParams) -> Result<(), UciError> {
         self.idle("start another search")?;
         let side = self.position.position().turn();
-        let go = plan_go(go, side, self.settings.backup, self.debug);
+        let go = plan_go(go, side, self.settings.backup, self.settings.limit_strength, self.debug);
         for note in &go.notes {
             self.say(&format!("info string {note}"));
         }

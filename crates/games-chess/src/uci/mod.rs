@@ -29,13 +29,22 @@
 //! * scores are centipawns (or mates) in the engine's scale; the rules whose
 //!   values are not centipawns (EMM, product propagation, Rminimax at a
 //!   finite θ) report their value in an `info string` instead
-//!   ([`Iteration::lines`]).
+//!   ([`Iteration::lines`]);
+//! * `UCI_Elo` values outside the calibrated range ([`elo_range`]) are
+//!   clamped into it, with an `info string`; malformed ones are refused.
+//!
+//! `UCI_LimitStrength` and `UCI_Elo` play the strength dial of the
+//! `strength` crate over the chess calibration compiled into the engine
+//! ([`CALIBRATION_JSON`]): every `go` then plays the dial's setting for the
+//! Elo ([`setting_at`], [`StrengthSetting`]) exactly as that crate's agent
+//! would, with a generator seeded by [`move_seed`].
 //!
 //! The parts: [`Engine`] and its loop [`run`] (`engine.rs`), the commands'
 //! syntax ([`parse_command`]), the options (`setoption`, [`Settings`]), a
 //! `go` turned into a [`Plan`] with a time [`Budget`], the search itself
 //! ([`Brain`]: one observed iterative-deepening run of the library's
-//! search per `go`), and the output ([`Iteration::info_line`], [`Score`]).
+//! search per `go`; or the strength setting, `limit.rs`), and the output
+//! ([`Iteration::info_line`], [`Score`]).
 //!
 //! ```
 //! use games_chess::uci::Engine;
@@ -59,6 +68,7 @@ mod brain;
 mod command;
 mod engine;
 mod error;
+mod limit;
 mod options;
 mod output;
 mod plan;
@@ -72,6 +82,10 @@ pub use brain::{Brain, CP_RANGE, Decision, MAX_DEPTH, MN_PARAMS, PREDICTIVE_PS, 
 pub use command::{Command, GoParams, ParseError, PositionBase, parse_command};
 pub use engine::{ENGINE_NAME, Engine, Flow, MAX_LINE_BYTES, run};
 pub use error::UciError;
+pub use limit::{
+    CALIBRATION_JSON, EloRange, PREFERRED_DEFAULT_ELO, STRENGTH_TABLE_MIB, StrengthSetting, elo_range, move_seed,
+    setting_at, strength_dial,
+};
 pub use options::{MAX_HASH_MIB, MAX_SEED};
 pub use output::{Iteration, Score, mate_or_cp, uci_move};
 pub use plan::Plan;

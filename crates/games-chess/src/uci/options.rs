@@ -4,6 +4,7 @@
 use search_core::{GameError, ParamError};
 
 use super::error::UciError;
+use super::limit::elo_range;
 use super::settings::{BackupKind, Settings};
 
 /// Largest `Hash` value, in MiB.
@@ -13,11 +14,12 @@ pub const MAX_HASH_MIB: usize = 1024;
 pub const MAX_SEED: u64 = i32::MAX as u64;
 
 /// The `option name …` lines of the reply to `uci`, with the defaults of
-/// [`Settings::default`].
+/// [`Settings::default`]. `UCI_LimitStrength` and `UCI_Elo` (its range the
+/// embedded calibration's) are offered only if the calibration is usable.
 pub(super) fn declarations() -> Vec<String> {
     let d = Settings::default();
     let vars: String = BackupKind::ALL.iter().map(|k| format!(" var {}", k.name())).collect();
-    vec![
+    let mut lines = vec![
         format!("option name Hash type spin default {} min 1 max {MAX_HASH_MIB}", d.hash_mib),
         "option name Clear Hash type button".to_string(),
         "option name Threads type spin default 1 min 1 max 1".to_string(),
@@ -25,7 +27,12 @@ pub(super) fn declarations() -> Vec<String> {
         format!("option name Backup type combo default {}{vars}", d.backup),
         format!("option name Theta type string default {}", d.theta),
         format!("option name Seed type spin default {} min 0 max {MAX_SEED}", d.seed),
-    ]
+    ];
+    if let Some(r) = elo_range() {
+        lines.push("option name UCI_LimitStrength type check default false".to_string());
+        lines.push(format!("option name UCI_Elo type spin default {} min {} max {}", d.elo, r.min, r.max));
+    }
+    lines
 }
 
 /// What a valid `setoption` asks the engine to do. Each change touches only
@@ -47,18 +54,36 @@ pub(super) enum OptionChange {
     Theta(f64),
     /// Another seed for Rminimax's sampling (no table involved).
     Seed(u64),
+    /// `UCI_LimitStrength` on or off.
+    LimitStrength(bool),
+    /// Another `UCI_Elo` (within the calibrated range).
+    Elo(i64),
 }
 
 /// Reads `setoption name <name> [value <value>]` against the `current`
-/// settings: option names are case-insensitive, values are checked.
+/// settings: option names are case-insensitive, values are checked. The
+/// note, if any, is for an `info string` line: a `UCI_Elo` outside the
+/// calibrated range is clamped into it (GUIs offer their own Elo ranges,
+/// and the nearest strength is what a user asking for more or less wants),
+/// and the note says so.
 ///
 /// Errors: an unknown option, a missing or invalid value
 /// ([`UciError::Option`]); names and values are quoted shortened.
-pub(super) fn parse_option(current: &Settings, name: &str, value: Option<&str>) -> Result<OptionChange, UciError> {
+pub(super) fn parse_option(
+    current: &Settings,
+    name: &str,
+    value: Option<&str>,
+) -> Result<(OptionChange, Option<String>), UciError> {
     let bad = |reason: String| UciError::Option { name: GameError::shorten(name), reason };
     let key = name.trim().to_ascii_lowercase();
     let value = value.map(str::trim).filter(|s| !s.is_empty());
     let need = || value.ok_or_else(|| bad("needs `value …`".to_string()));
+    let calibrated = || {
+        elo_range().ok_or_else(|| {
+            bad(super::limit::strength_dial().err().unwrap_or("no calibration of chess is embedded").to_string())
+        })
+    };
+    let mut note = None;
     let change = match key.as_str() {
         "hash" => {
             let mib = parse_spin(need()?, 1, MAX_HASH_MIB as u64).map_err(bad)? as usize;
@@ -72,10 +97,30 @@ pub(super) fn parse_option(current: &Settings, name: &str, value: Option<&str>) 
             parse_spin(need()?, 1, 1).map_err(|e| bad(format!("{e} (only one thread is supported)")))?;
             None
         }
-        "ponder" => match need()?.to_ascii_lowercase().as_str() {
-            "true" | "false" => None,
-            other => return Err(bad(format!("expected true or false, got {:?}", GameError::shorten(other)))),
-        },
+        "ponder" => {
+            parse_check(need()?).map_err(bad)?;
+            None
+        }
+        "uci_limitstrength" => {
+            calibrated()?;
+            let on = parse_check(need()?).map_err(bad)?;
+            (on != current.limit_strength).then_some(OptionChange::LimitStrength(on))
+        }
+        "uci_elo" => {
+            let range = calibrated()?;
+            let v = need()?;
+            let asked: i64 = v.parse().map_err(|_| {
+                bad(format!("expected an integer from {} to {}, got {:?}", range.min, range.max, GameError::shorten(v)))
+            })?;
+            let elo = range.clamp(asked);
+            if elo != asked {
+                note = Some(format!(
+                    "UCI_Elo {asked} is outside the calibrated range {} to {}: using {elo}",
+                    range.min, range.max
+                ));
+            }
+            (elo != current.elo).then_some(OptionChange::Elo(elo))
+        }
         "backup" => {
             let backup: BackupKind = need()?.parse().map_err(|e: ParamError| bad(e.reason))?;
             (backup != current.backup).then_some(OptionChange::Backup(backup))
@@ -90,11 +135,21 @@ pub(super) fn parse_option(current: &Settings, name: &str, value: Option<&str>) 
         "clear hash" => Some(OptionChange::ClearHash),
         _ => return Err(bad("unknown option".to_string())),
     };
-    Ok(change.unwrap_or(OptionChange::Nothing))
+    Ok((change.unwrap_or(OptionChange::Nothing), note))
+}
+
+/// Parses a `check` value: `true` or `false`, case-insensitive.
+fn parse_check(text: &str) -> Result<bool, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("expected true or false, got {:?}", GameError::shorten(text))),
+    }
 }
 
 /// Parses a `spin` value within `min..=max`. Out-of-range values are
-/// refused, not clamped (Stockfish ignores them; the engine says why).
+/// refused, not clamped (Stockfish ignores them; the engine says why);
+/// `UCI_Elo` alone is clamped (see [`parse_option`]).
 fn parse_spin(text: &str, min: u64, max: u64) -> Result<u64, String> {
     match text.parse::<u64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
@@ -105,6 +160,11 @@ fn parse_spin(text: &str, min: u64, max: u64) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The change only.
+    fn parse_option(current: &Settings, name: &str, value: Option<&str>) -> Result<OptionChange, UciError> {
+        super::parse_option(current, name, value).map(|c| c.0)
+    }
 
     #[test]
     fn options_ask_for_the_right_change() {
@@ -127,9 +187,44 @@ mod tests {
     #[test]
     fn declarations_list_every_option_once() {
         let lines = declarations();
-        for name in ["Hash", "Clear Hash", "Threads", "Ponder", "Backup", "Theta", "Seed"] {
+        for name in
+            ["Hash", "Clear Hash", "Threads", "Ponder", "Backup", "Theta", "Seed", "UCI_LimitStrength", "UCI_Elo"]
+        {
             let n = lines.iter().filter(|l| l.starts_with(&format!("option name {name} type "))).count();
             assert_eq!(n, 1, "{name}");
+        }
+    }
+
+    #[test]
+    fn strength_options_are_checked_and_elo_clamped() {
+        let s = Settings::default();
+        let r = elo_range().unwrap();
+        assert_eq!(s.elo, r.default);
+        assert_eq!(
+            super::parse_option(&s, "uci_limitstrength", Some("TRUE")),
+            Ok((OptionChange::LimitStrength(true), None))
+        );
+        assert_eq!(parse_option(&s, "UCI_LimitStrength", Some("false")), Ok(OptionChange::Nothing));
+        assert_eq!(parse_option(&s, "UCI_Elo", Some(&r.default.to_string())), Ok(OptionChange::Nothing));
+        assert_eq!(
+            parse_option(&s, "UCI_Elo", Some(&r.min.to_string())),
+            Ok(if r.min == s.elo { OptionChange::Nothing } else { OptionChange::Elo(r.min) })
+        );
+        let (change, note) = super::parse_option(&s, "UCI_Elo", Some(&(r.max + 1).to_string())).unwrap();
+        assert_eq!(change, if r.max == s.elo { OptionChange::Nothing } else { OptionChange::Elo(r.max) });
+        assert!(note.is_some_and(|n| n.contains("outside the calibrated range")));
+        let (change, note) = super::parse_option(&s, "UCI_Elo", Some("-99999")).unwrap();
+        assert_eq!(change, if r.min == s.elo { OptionChange::Nothing } else { OptionChange::Elo(r.min) });
+        assert!(note.is_some());
+        for (name, value) in [
+            ("UCI_Elo", None),
+            ("UCI_Elo", Some("strong")),
+            ("UCI_Elo", Some("1500.5")),
+            ("UCI_Elo", Some("99999999999999999999999")),
+            ("UCI_LimitStrength", Some("yes")),
+            ("UCI_LimitStrength", None),
+        ] {
+            assert!(matches!(parse_option(&s, name, value), Err(UciError::Option { .. })), "{name} {value:?}");
         }
     }
 }

@@ -1,6 +1,6 @@
 //! From a `go` command to the limits of one search: depth, nodes, time
 //! budget and mate distance ([`Plan`]), with the depth caps of the slow
-//! rules.
+//! rules; under `UCI_LimitStrength`, only the time budget (a safety net).
 
 use shakmaty::Color;
 
@@ -43,7 +43,11 @@ pub(super) struct GoPlan {
 /// runs out is capped at its [`default_depth_cap`](BackupKind::default_depth_cap)
 /// when nothing else bounds the depth. With `debug`, the notes show the time
 /// budget.
-pub(super) fn plan_go(go: &GoParams, side: Color, backup: BackupKind, debug: bool) -> GoPlan {
+///
+/// With `limit_strength` (`UCI_LimitStrength`), the strength setting
+/// searches to its own depth: `depth`, `nodes` and `mate` are ignored (with
+/// a note), and the time budget only stops a search that would overrun it.
+pub(super) fn plan_go(go: &GoParams, side: Color, backup: BackupKind, limit_strength: bool, debug: bool) -> GoPlan {
     let waits = go.infinite || go.ponder;
     let budget = if waits { None } else { time_budget(go, side) };
     let mut plan = Plan { depth: go.depth, nodes: go.nodes, budget, mate: go.mate };
@@ -51,6 +55,16 @@ pub(super) fn plan_go(go: &GoParams, side: Color, backup: BackupKind, debug: boo
         plan.depth = Some(m.saturating_mul(2).saturating_sub(1).max(1));
     }
     let mut notes = Vec::new();
+    if limit_strength {
+        if plan.depth.is_some() || plan.nodes.is_some() {
+            notes.push(
+                "UCI_LimitStrength is on: the strength setting searches to its own depth (go depth, nodes and mate \
+                 are ignored)"
+                    .to_string(),
+            );
+        }
+        plan = Plan { budget, ..Plan::default() };
+    }
     if let Some(d) = plan.depth
         && d > MAX_DEPTH
     {
@@ -70,6 +84,7 @@ pub(super) fn plan_go(go: &GoParams, side: Color, backup: BackupKind, debug: boo
     }
     if plan.depth.is_none()
         && !waits
+        && !limit_strength
         && let Some(cap) = backup.default_depth_cap()
     {
         plan.depth = Some(cap);
@@ -99,16 +114,16 @@ mod tests {
     #[test]
     fn mate_sets_the_depth_and_slow_rules_are_capped() {
         let go = GoParams { mate: Some(3), ..GoParams::default() };
-        let p = plan_go(&go, Color::White, BackupKind::AlphaBeta, false);
+        let p = plan_go(&go, Color::White, BackupKind::AlphaBeta, false, false);
         assert_eq!((p.plan.depth, p.plan.mate, p.waits), (Some(5), Some(3), false));
         assert!(p.notes.is_empty());
         let go = GoParams { wtime: Some(10_000), ..GoParams::default() };
-        let p = plan_go(&go, Color::White, BackupKind::Minimax, true);
+        let p = plan_go(&go, Color::White, BackupKind::Minimax, false, true);
         assert_eq!(p.plan.depth, Some(super::super::FULL_WIDTH_DEPTH_CAP));
         assert_eq!(p.notes.len(), 2, "{:?}", p.notes);
         // Infinite searches are never capped and have no budget.
         let go = GoParams { infinite: true, wtime: Some(10_000), ..GoParams::default() };
-        let p = plan_go(&go, Color::White, BackupKind::Minimax, false);
+        let p = plan_go(&go, Color::White, BackupKind::Minimax, false, false);
         assert!(p.waits && p.plan.depth.is_none() && p.plan.budget.is_none() && p.ponder.is_none());
     }
 
@@ -121,7 +136,7 @@ mod tests {
             (GoParams { depth: Some(u32::MAX), ..GoParams::default() }, u32::MAX),
             (GoParams { mate: Some(1000), ..GoParams::default() }, 1999),
         ] {
-            let p = plan_go(&go, Color::White, BackupKind::AlphaBeta, false);
+            let p = plan_go(&go, Color::White, BackupKind::AlphaBeta, false, false);
             assert_eq!(p.plan.depth, Some(MAX_DEPTH), "{go:?}");
             assert!(p.notes.iter().any(|n| n.contains(&format!("depth {asked} is beyond"))), "{:?}", p.notes);
         }
@@ -130,11 +145,12 @@ mod tests {
             Color::White,
             BackupKind::AlphaBeta,
             false,
+            false,
         );
         assert_eq!((p.plan.depth, p.notes.len()), (Some(MAX_DEPTH), 0));
         // The opponent's clock only: a budget, and a note.
         let go = GoParams { btime: Some(1000), ..GoParams::default() };
-        let p = plan_go(&go, Color::White, BackupKind::AlphaBeta, false);
+        let p = plan_go(&go, Color::White, BackupKind::AlphaBeta, false, false);
         assert!(p.plan.budget.is_some());
         assert!(p.notes.iter().any(|n| n.starts_with("no clock for white")), "{:?}", p.notes);
     }
@@ -142,9 +158,21 @@ mod tests {
     #[test]
     fn pondering_keeps_the_clock_for_ponderhit() {
         let go = GoParams { ponder: true, btime: Some(2_000), ..GoParams::default() };
-        let p = plan_go(&go, Color::Black, BackupKind::AlphaBeta, false);
+        let p = plan_go(&go, Color::Black, BackupKind::AlphaBeta, false, false);
         assert!(p.waits && p.plan.budget.is_none());
         assert_eq!(p.ponder, Some(time_budget(&go, Color::Black)));
         assert!(p.ponder.unwrap().is_some());
+    }
+
+    #[test]
+    fn limited_strength_keeps_only_the_clock() {
+        let go = GoParams { depth: Some(9), nodes: Some(5), mate: Some(2), wtime: Some(10_000), ..GoParams::default() };
+        let p = plan_go(&go, Color::White, BackupKind::Minimax, true, false);
+        assert_eq!((p.plan.depth, p.plan.nodes, p.plan.mate), (None, None, None));
+        assert_eq!(p.plan.budget, time_budget(&go, Color::White));
+        assert!(p.notes.len() == 1 && p.notes[0].contains("UCI_LimitStrength"), "{:?}", p.notes);
+        let go = GoParams { infinite: true, ..GoParams::default() };
+        let p = plan_go(&go, Color::White, BackupKind::Minimax, true, false);
+        assert!(p.waits && p.plan.budget.is_none() && p.notes.is_empty());
     }
 }

@@ -1,5 +1,5 @@
 //! The engine's settings: the backup rule it searches with, the table size,
-//! θ and the seed (what the UCI options set).
+//! θ, the seed and the strength limit (what the UCI options set).
 
 use std::fmt;
 use std::str::FromStr;
@@ -118,12 +118,25 @@ pub struct Settings {
     /// scale: a win costs 0, a draw 1, a loss 2, and a horizon position
     /// `1 − cp / CP_RANGE`, clipped to `[0, 2]`.
     pub theta: f64,
-    /// Seed of the search and of Rminimax's sampling (`Seed`).
+    /// Seed of the search, of Rminimax's sampling and of the strength
+    /// setting's choices (`Seed`).
     pub seed: u64,
+    /// Play the strength dial's setting for [`elo`](Settings::elo) instead
+    /// of the backup rule (`UCI_LimitStrength`).
+    pub limit_strength: bool,
+    /// The strength asked for, within the calibrated range (`UCI_Elo`).
+    pub elo: i64,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { hash_mib: 16, backup: BackupKind::AlphaBeta, theta: 30.0, seed: 0 }
+        Settings {
+            hash_mib: 16,
+            backup: BackupKind::AlphaBeta,
+            theta: 30.0,
+            seed: 0,
+            limit_strength: false,
+            elo: super::limit::default_elo(),
+        }
     }
 }

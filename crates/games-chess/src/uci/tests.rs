@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use rand::Rng;
 use search_core::Game;
 
-use super::{BackupKind, Engine, FULL_WIDTH_DEPTH_CAP, Flow, Settings, uci_move};
+use super::{BackupKind, Brain, Engine, FULL_WIDTH_DEPTH_CAP, Flow, Plan, Settings, elo_range, setting_at, uci_move};
 use crate::ChessGame;
 
 /// An output buffer shared with the engine.
@@ -64,7 +64,7 @@ fn uci_handshake_lists_every_option() {
     let r = send(&mut e, &out, &["uci", "isready"]);
     assert_eq!(r[0], "id name kibitz");
     assert!(r[1].starts_with("id author "));
-    for name in ["Hash", "Threads", "Backup", "Theta", "Seed", "Clear Hash", "Ponder"] {
+    for name in ["Hash", "Threads", "Backup", "Theta", "Seed", "Clear Hash", "Ponder", "UCI_LimitStrength", "UCI_Elo"] {
         assert!(r.iter().any(|l| l.starts_with(&format!("option name {name} type "))), "{name}");
     }
     assert_eq!(r[r.len() - 2], "uciok");
@@ -439,6 +439,7 @@ fn impossible_hash_sizes_are_refused_and_the_table_kept() {
 #[test]
 fn options_that_do_not_size_the_table_keep_it() {
     let (mut e, out) = engine();
+    let min = elo_range().unwrap().min;
     let position = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6";
     let first = final_nodes(&send(&mut e, &out, &[position, "go depth 6"]));
     let r = send(
@@ -453,10 +454,13 @@ fn options_that_do_not_size_the_table_keep_it() {
             "setoption name Backup value minimax",
             "setoption name Backup value iom",
             "setoption name Backup value alphabeta",
+            "setoption name UCI_LimitStrength value true",
+            &format!("setoption name UCI_Elo value {min}"),
+            "setoption name UCI_LimitStrength value false",
         ],
     );
     assert!(r.is_empty(), "{r:?}");
-    assert_eq!(*e.settings(), Settings { seed: 5, theta: 7.0, ..Settings::default() });
+    assert_eq!(*e.settings(), Settings { seed: 5, theta: 7.0, elo: min, ..Settings::default() });
     let again = final_nodes(&send(&mut e, &out, &["go depth 6"]));
     assert!(again * 4 < first, "the table was lost: {again} nodes after options, {first} before");
     // A new game empties the table.
@@ -697,4 +701,171 @@ fn overlong_lines_are_skipped() {
     assert_eq!(r[0], format!("info string error: line longer than {} bytes skipped", super::MAX_LINE_BYTES));
     assert_eq!(r[1], "readyok");
     assert_eq!(e.position().fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+}
+
+/// The lines of a `go` under `UCI_LimitStrength`: the strength note, the
+/// final `info depth`, `bestmove`.
+fn check_limited(replies: &[String], g: &ChessGame, elo: i64) -> String {
+    let (spec, setting) = setting_at(elo).unwrap();
+    let note = format!("info string strength: elo {elo} -> {spec}");
+    assert!(replies.contains(&note), "{note:?} missing from {replies:?}");
+    let mv = bestmove(replies).to_string();
+    assert!(legal_uci(g, &mv), "{mv} in {replies:?}");
+    let last_info = replies.iter().rev().find(|l| l.starts_with("info depth ")).expect("an info line");
+    assert!(last_info.starts_with(&format!("info depth {} ", setting.depth())), "{replies:?}");
+    assert!(last_info.ends_with(&format!(" pv {mv}")) || last_info.contains(&format!(" pv {mv} ")), "{replies:?}");
+    if setting.depth() > 0 {
+        assert!(last_info.contains(" score "), "{replies:?}");
+    }
+    mv
+}
+
+#[test]
+fn limited_strength_answers_every_kind_of_go() {
+    let r = elo_range().unwrap();
+    for elo in [r.min, (r.min + r.max) / 2, r.max] {
+        let (mut e, out) = engine();
+        let position = "position startpos moves e2e4 e7e5 g1f3 b8c6";
+        send(
+            &mut e,
+            &out,
+            &["setoption name UCI_LimitStrength value true", &format!("setoption name UCI_Elo value {elo}"), position],
+        );
+        assert!(e.settings().limit_strength && e.settings().elo == elo);
+        let g = e.position().clone();
+        for go in
+            ["go wtime 60000 btime 60000 winc 1000 binc 1000", "go movetime 500", "go depth 12", "go nodes 10", "go"]
+        {
+            let replies = send(&mut e, &out, &[go]);
+            check_limited(&replies, &g, elo);
+        }
+        // Infinite and ponder searches answer only after stop / ponderhit.
+        e.handle_line("go infinite");
+        std::thread::sleep(Duration::from_millis(30));
+        assert!(e.is_searching(), "go infinite answered without stop");
+        let replies = send(&mut e, &out, &["stop"]);
+        check_limited(&replies, &g, elo);
+        e.handle_line("go ponder wtime 1000 btime 1000");
+        let replies = send(&mut e, &out, &["ponderhit"]);
+        check_limited(&replies, &g, elo);
+    }
+}
+
+#[test]
+fn limited_strength_is_reproducible_and_off_means_full_strength() {
+    let r = elo_range().unwrap();
+    let elo = (r.min + r.max) / 2;
+    let play = |seed: u64| {
+        let (mut e, out) = engine();
+        send(
+            &mut e,
+            &out,
+            &[
+                "setoption name UCI_LimitStrength value true",
+                &format!("setoption name UCI_Elo value {elo}"),
+                &format!("setoption name Seed value {seed}"),
+            ],
+        );
+        let mut moves = Vec::new();
+        for line in ["e2e4", "d2d4 g8f6", "g1f3 d7d5 c2c4", "e2e4 c7c5 g1f3 d7d6"] {
+            let replies = send(&mut e, &out, &[&format!("position startpos moves {line}"), "go movetime 1000"]);
+            moves.push(check_limited(&replies, e.position(), elo));
+            // The same position again, and after a new game: the same move.
+            let again = send(&mut e, &out, &["go depth 1"]);
+            assert_eq!(bestmove(&again), moves.last().unwrap());
+            let fresh = send(&mut e, &out, &["ucinewgame", &format!("position startpos moves {line}"), "go"]);
+            assert_eq!(bestmove(&fresh), moves.last().unwrap());
+            assert!(e.settings().limit_strength, "ucinewgame keeps the options");
+        }
+        moves
+    };
+    let a = play(3);
+    assert_eq!(a, play(3));
+    // Limit strength off again: the engine is the full engine.
+    let (mut e, out) = engine();
+    let position = "position startpos moves e2e4 e7e5 g1f3 b8c6";
+    let full = send(&mut e, &out, &[position, "go depth 4"]);
+    let r2 = send(
+        &mut e,
+        &out,
+        &[
+            "setoption name UCI_LimitStrength value true",
+            "setoption name UCI_LimitStrength value false",
+            "ucinewgame",
+            position,
+            "go depth 4",
+        ],
+    );
+    assert!(!r2.iter().any(|l| l.contains("strength")), "{r2:?}");
+    assert_eq!(full.last(), r2.last());
+}
+
+#[test]
+fn elo_values_out_of_range_are_clamped_and_malformed_ones_refused() {
+    let r = elo_range().unwrap();
+    let (mut e, out) = engine();
+    for (value, want) in [(r.max + 1, r.max), (i64::MAX, r.max), (r.min - 1, r.min), (i64::MIN, r.min)] {
+        let replies = send(&mut e, &out, &[&format!("setoption name UCI_Elo value {value}")]);
+        assert_eq!(replies.len(), 1, "{replies:?}");
+        assert!(
+            replies[0].starts_with(&format!("info string UCI_Elo {value} is outside the calibrated range")),
+            "{replies:?}"
+        );
+        assert!(replies[0].ends_with(&format!("using {want}")), "{replies:?}");
+        assert_eq!(e.settings().elo, want);
+    }
+    let before = *e.settings();
+    for bad in [
+        "setoption name UCI_Elo value",
+        "setoption name UCI_Elo",
+        "setoption name UCI_Elo value 1500.5",
+        "setoption name UCI_Elo value 1e3",
+        "setoption name UCI_Elo value 99999999999999999999999999",
+        "setoption name UCI_Elo value \u{0}",
+        "setoption name UCI_Elo value twelve hundred",
+        "setoption name UCI_LimitStrength value 1",
+        "setoption name UCI_LimitStrength",
+    ] {
+        let replies = send(&mut e, &out, &[bad]);
+        assert!(replies.len() == 1 && replies[0].starts_with("info string error: option"), "{bad}: {replies:?}");
+    }
+    assert_eq!(*e.settings(), before);
+    // Not while searching; a value inside the range is taken silently.
+    e.handle_line("go infinite");
+    let busy = send(&mut e, &out, &["setoption name UCI_Elo value 1000", "stop"]);
+    assert!(busy.iter().any(|l| l.starts_with("info string error: cannot change options while searching")), "{busy:?}");
+    let replies = send(
+        &mut e,
+        &out,
+        &[&format!("setoption name uci_elo value {}", r.min), "setoption name UCI_LIMITSTRENGTH value True"],
+    );
+    assert!(replies.is_empty(), "{replies:?}");
+    assert!(e.settings().limit_strength && e.settings().elo == r.min);
+}
+
+#[test]
+fn a_stopped_strength_search_plays_the_best_move_so_far() {
+    let r = elo_range().unwrap();
+    let settings = Settings { limit_strength: true, elo: r.max, ..Settings::default() };
+    let mut brain = Brain::new(settings).unwrap();
+    // Kiwipete: a depth-3 search takes thousands of nodes, so the stop flag
+    // (polled every 1024 nodes) cuts it.
+    let g = ChessGame::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let d = brain.think(&g, &Plan::default(), &stop, false, |_| {});
+    let mv = d.best.expect("a move");
+    assert!(legal_uci(&g, &uci_move(mv)), "{d:?}");
+    // (A calibration whose top searches less than depth 3 may finish first.)
+    let deep = setting_at(r.max).unwrap().1.depth() >= 3;
+    assert!(!deep || d.notes.iter().any(|n| n.contains("did not finish")), "{:?}", d.notes);
+    // And the game's end is still the game's end.
+    let mated = build(&["f2f3", "e7e5", "g2g4", "d8h4"]);
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let d = brain.think(&mated, &Plan::default(), &stop, false, |_| {});
+    assert_eq!(d.best, None);
+}
+
+fn build(moves: &[&str]) -> ChessGame {
+    let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    super::build_position(&super::PositionBase::Startpos, &moves).unwrap()
 }
