@@ -492,3 +492,46 @@ impl From<Calibrate> for experiments::dial::calibrate::Args {
         Self { game, quick, seed, threads, out, shard }
     }
 }
+
+/// Arguments of `cargo xtask fit`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Fit {
+    /// The game: tictactoe, connect4, gobang or chess.
+    game: String,
+    /// The games: one per line, the moves in the game's notation separated by spaces (connect-4 also
+    /// Pons' digit strings such as `4453`); for chess a PGN file.
+    file: PathBuf,
+    /// The model: boltzmann, epsilon, noise, or all; repeat (or separate by commas) to compare several
+    /// (AIC, Akaike weights, LRT where nested).
+    #[arg(long = "model", value_name = "MODEL")]
+    models: Vec<String>,
+    /// The moves' values: `exact` (tictactoe: +1/0/-1 from a full solve; connect4: the solver's scores)
+    /// or `depth:D` (the game's evaluator backed up D plies by minimax, as the dial's
+    /// `boltzmann:depth=D` players see them). Default: exact (tictactoe, connect4 only).
+    #[arg(long)]
+    values: Option<String>,
+    /// Whose moves: first, second, both, or (chess) a name matched against the White and Black tags.
+    #[arg(long, default_value = "both")]
+    player: String,
+    /// Fit a uniformly random slip rate too (each family is also fitted without it, for the LRT).
+    #[arg(long)]
+    slip: bool,
+    /// Clamp the values to ±C. Default: with depth:D values, the cap of the committed calibration's
+    /// curve `boltzmann:depth=D,cap=C` (so θ is comparable to the dial's); otherwise none.
+    #[arg(long, value_name = "C", allow_hyphen_values = true)]
+    cap: Option<f64>,
+    /// Connect-4 exact values only: fit the decisions taken on boards with at least N discs (the solver
+    /// takes seconds to a minute on earlier positions); the others are skipped and counted [default: 12].
+    #[arg(long, value_name = "N")]
+    min_discs: Option<u32>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+impl From<Fit> for experiments::dial::fitting::Args {
+    fn from(f: Fit) -> Self {
+        let Fit { game, file, models, values, player, slip, cap, min_discs, json } = f;
+        Self { game, file, models, values, player, slip, cap, min_discs, json }
+    }
+}

@@ -46,6 +46,8 @@ enum Command {
     Match(flags::Match),
     /// Rate the strength dial's ladder of a game (writes calibration/<game>.json).
     Calibrate(flags::Calibrate),
+    /// Estimate a player's model (Boltzmann θ, ε-greedy, noise) from their games, with its 95% interval and Elo.
+    Fit(flags::Fit),
     /// Run the property tests (test targets named fuzz_*) with many cases, timed.
     Fuzz(flags::Fuzz),
 }
@@ -85,6 +87,7 @@ fn main() -> ExitCode {
         Command::Fuzz(args) => fuzz::run(args.cases),
         Command::Match(args) => dial::matches::run(args.into()),
         Command::Calibrate(args) => dial::calibrate::run(args.into()),
+        Command::Fit(args) => dial::fitting::run(args.into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

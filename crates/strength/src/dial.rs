@@ -6,7 +6,8 @@
 //! fitted Elo ratings and 95% intervals. Rungs that differ only in θ form a
 //! *curve* (e.g. `boltzmann:depth=3,cap=400` at several θ, topped by
 //! `alphabeta:depth=3`, θ = +∞). [`Dial::setting`] finds, for a rating `X`,
-//! the shallowest curve whose range covers `X` and interpolates θ between
+//! the shallowest curve that reaches `X` at a finite θ (else the deepest
+//! curve whose range covers `X`) and interpolates θ between
 //! the two rungs around `X`: ratings are made monotone along the curve
 //! (weighted isotonic regression), and θ is interpolated linearly in
 //! `x = θ / (θ + κ)` (`κ` the curve's median finite θ), a coordinate that
@@ -270,6 +271,11 @@ impl Curve {
         if theta.is_infinite() { 1.0 } else { theta / (theta + self.kappa) }
     }
 
+    /// The (monotone) rating of the curve's largest finite θ.
+    fn finite_top(&self) -> f64 {
+        self.points.iter().filter(|p| p.0 < 1.0).map(|p| p.1).fold(f64::NEG_INFINITY, f64::max)
+    }
+
     fn range(&self) -> (f64, f64) {
         (self.points[0].1, self.points[self.points.len() - 1].1)
     }
@@ -400,13 +406,23 @@ impl Dial {
         if !elo.is_finite() || elo < low || elo > high {
             return Err(DialError::OutOfRange { elo, low, high });
         }
-        let curve = self
+        let covering: Vec<&Curve> = self
             .curves
             .iter()
-            .find(|c| {
+            .filter(|c| {
                 let (lo, hi) = c.range();
                 lo <= elo && elo <= hi
             })
+            .collect();
+        // The shallowest curve that reaches `elo` with a finite θ (a
+        // Boltzmann player, whose mistakes shrink smoothly as θ grows);
+        // failing that, the deepest covering curve, interpolating towards
+        // its greedy top. Never a shallow near-greedy player where a deeper
+        // one can play the same strength with graded mistakes.
+        let curve = covering
+            .iter()
+            .find(|c| elo <= c.finite_top())
+            .or(covering.last())
             .ok_or(DialError::OutOfRange { elo, low, high })?;
         Ok(curve.setting(elo))
     }

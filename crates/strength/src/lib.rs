@@ -9,7 +9,10 @@
 //!   evaluator.
 //! - Paired games from balanced openings ([`pairing`]).
 //! - The strength dial ([`dial`]): a calibrated ladder of settings, and an
-//!   agent for any Elo between its rungs.
+//!   agent for any Elo between its rungs (agents are built by [`agents`]).
+//! - A player's model from their moves ([`fit`]): Boltzmann, ε-greedy or
+//!   noisy-evaluation players fitted by maximum likelihood, with
+//!   profile-likelihood intervals, model comparison and the dial's Elo.
 
 #![deny(missing_docs)]
 
@@ -18,13 +21,12 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-pub mod elo;
-pub mod fit;
-pub mod pentanomial;
-pub mod rating;
-pub mod sprt;
-
 pub mod agents;
 pub mod dial;
+pub mod elo;
+pub mod fit;
 pub mod pairing;
+pub mod pentanomial;
+pub mod rating;
 pub mod spec;
+pub mod sprt;

@@ -66,9 +66,10 @@ impl WithoutTheta for strength::spec::AgentSpec {
 fn interpolation_is_monotone_continuous_and_round_trips() {
     let dial = Dial::new(calibration()).unwrap();
     assert_eq!(dial.range(), (0.0, 1200.0));
-    // On the first curve up to its top (800), then on the deeper one.
+    // On the first curve up to its largest finite θ (rated 590 after
+    // pooling), then on the deeper one.
     let mut last = (String::new(), 0.0);
-    for step in 1..800 {
+    for step in 1..590 {
         let elo = f64::from(step);
         let (curve, t) = theta(&dial, elo);
         assert_eq!(curve, "boltzmann:depth=2,cap=100", "elo {elo}");
@@ -87,7 +88,11 @@ fn interpolation_is_monotone_continuous_and_round_trips() {
         assert!((back - elo).abs() < 0.01, "elo {elo}: θ {t} rates {back}");
         last = (curve, t);
     }
-    assert_eq!(dial.setting(800.0).unwrap().to_string(), "alphabeta:depth=2");
+    // Above 590 the deeper curve plays, still at a finite θ (not depth 2
+    // near-greedy).
+    let (curve, t) = theta(&dial, 800.0);
+    assert_eq!(curve, "boltzmann:depth=4,cap=100");
+    assert!(t > 0.01 && t < 0.1, "{t}");
     let (curve, t) = theta(&dial, 1000.0);
     assert_eq!(curve, "boltzmann:depth=4,cap=100");
     assert!(t > 0.1 && t.is_finite());

@@ -1,0 +1,1053 @@
+//! `cargo xtask fit GAME FILE`: a player's model estimated from their moves.
+//!
+//! FILE holds one game per line, the moves in the game's own notation
+//! separated by spaces (tic-tac-toe `b2 a1 ...`, gobang `h8 h9 ...`;
+//! connect-4 also accepts Pons' digit strings such as `4453`, every
+//! character one move); blank lines and lines starting with `#` are not
+//! games. For chess FILE is a PGN file (see [`parse_pgn`]): tags, SAN
+//! movetext, comments, variations (skipped), NAGs and results; a `FEN` tag
+//! sets the start position.
+//!
+//! For every move of the selected player(s) (`--player first|second|both`,
+//! or for chess a name matched against the `White` and `Black` tags) the
+//! values of all the legal moves are computed, from the mover's side
+//! (`--values`):
+//!
+//! - `exact`: tic-tac-toe, +1/0/−1 for a win, draw or loss from a full-depth
+//!   alpha-beta solve; connect-4, the strong solver's score (as `cargo xtask
+//!   solve` prints it, negated to the mover's side: the score of the
+//!   position after the move for the side then to move; a move that wins at
+//!   once scores the solver's win score, one that fills the board 0). The
+//!   solver takes seconds to a minute per position with fewer than 12 discs,
+//!   so connect-4's exact values are computed only for decisions taken on a
+//!   board with at least `--min-discs` discs (default 12); earlier decisions
+//!   are skipped and counted. Not available for gobang and chess.
+//! - `depth:D`: the game's evaluator backed up `D` plies by minimax
+//!   (alpha-beta with exact root scores, no aspiration window, the table of
+//!   the game's dial agents, emptied before each game): the values a dial
+//!   player `boltzmann:depth=D,cap=C` sees.
+//!
+//! Each becomes a [`Decision`], and [`strength::fit::fit`] estimates the
+//! model's parameter with its profile-likelihood 95% interval (`--model
+//! boltzmann|epsilon|noise|all`, repeatable; `--slip` adds a uniformly
+//! random slip). With several models the fits are [compared](compare):
+//! AIC, Akaike weights, and with `--slip` the likelihood-ratio test of every
+//! family with against without the slip.
+//!
+//! **Cap and Elo.** `--cap C` clamps the values to `±C`. With `depth:D`
+//! values it defaults to the cap of the committed calibration's curve
+//! `boltzmann:depth=D,cap=C` when there is one, so that θ is comparable to
+//! the dial's; the Boltzmann fit (without a slip) is then placed on that
+//! curve by [`map_to_dial`]: `elo` and `elo_ci95`. Exact values have no
+//! curve (tic-tac-toe's exact values are those of its `depth:9` curve with
+//! `cap=1`: use `--values depth:9` for a rating).
+//!
+//! Bad input is an error naming `FILE:LINE`; nothing is skipped silently.
+//! Chess positions drawn by the engine's rules (threefold repetition,
+//! fifty moves, insufficient material) while the game went on have no
+//! values: their decisions are skipped and counted.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Instant;
+
+use games_chess::{ChessEval, ChessGame};
+use games_small::solver::Solver;
+use games_small::{Connect4, Connect4Eval, Gobang, GobangEval, TicTacToe, TicTacToeEval};
+use search_core::backup::Minimax;
+use search_core::search::{Bound, Limits, Options, Search};
+use search_core::{Evaluator, Game, MAX_PLY, Status, Turn};
+use serde_json::{Value, json};
+use strength::dial::{Calibration, Dial};
+use strength::fit::{Comparison, Decision, Fit, FitOptions, Interval, Model, compare, fit, map_to_dial};
+use strength::spec::AgentSpec;
+
+use super::arena::{GAMES, calibration_path, load_calibration};
+use crate::TaskResult;
+
+/// Arguments of `cargo xtask fit`.
+#[derive(Debug, Clone)]
+pub struct Args {
+    /// The game: tictactoe, connect4, gobang or chess.
+    pub game: String,
+    /// The games: move lines, or a PGN file for chess.
+    pub file: PathBuf,
+    /// The models: `boltzmann`, `epsilon`, `noise` or `all` (empty:
+    /// boltzmann).
+    pub models: Vec<String>,
+    /// `exact` or `depth:D` (`None`: exact, which only tic-tac-toe and
+    /// connect-4 have).
+    pub values: Option<String>,
+    /// `first`, `second`, `both`, or (chess) a name of the PGN tags.
+    pub player: String,
+    /// Fit a slip rate too.
+    pub slip: bool,
+    /// Clamp the values to `±cap` (default: the dial curve's cap for depth
+    /// values).
+    pub cap: Option<f64>,
+    /// Connect-4 exact values: only decisions on boards with at least this
+    /// many discs (default [`DEFAULT_MIN_DISCS`]).
+    pub min_discs: Option<u32>,
+    /// Print one JSON object.
+    pub json: bool,
+}
+
+/// The default `--min-discs` of connect-4's exact values.
+pub const DEFAULT_MIN_DISCS: u32 = 12;
+
+/// Why a gobang move on the board may still be refused.
+const GOBANG_NOTE: &str = " (gobang's moves: h8 first, then the empty points within 2 of a stone)";
+
+/// The transposition table of connect-4's exact values, in MiB (kept
+/// across positions: every entry is exact whatever the root).
+const SOLVER_TABLE_MIB: usize = 64;
+
+/// Where the move values come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Values {
+    Exact,
+    Depth(u32),
+}
+
+impl FromStr for Values {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("--values {s:?}: expected exact or depth:D (D from 1 to {MAX_PLY})");
+        match s.trim() {
+            "exact" => Ok(Values::Exact),
+            t => {
+                let d = t.strip_prefix("depth:").ok_or_else(bad)?;
+                match d.trim().parse::<u32>() {
+                    Ok(d) if (1..=MAX_PLY).contains(&d) => Ok(Values::Depth(d)),
+                    _ => Err(bad()),
+                }
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Values {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Values::Exact => write!(f, "exact"),
+            Values::Depth(d) => write!(f, "depth:{d}"),
+        }
+    }
+}
+
+/// Whose moves are fitted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Selection {
+    First,
+    Second,
+    Both,
+    /// A chess player's name, matched against the White and Black tags.
+    Name(String),
+}
+
+impl Selection {
+    fn parse(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "" => Err("--player: expected first, second, both or a player's name".into()),
+            "first" => Ok(Selection::First),
+            "second" => Ok(Selection::Second),
+            "both" => Ok(Selection::Both),
+            name => Ok(Selection::Name(name.to_string())),
+        }
+    }
+
+    /// The sides selected by a side-independent choice.
+    fn sides(&self) -> [bool; 2] {
+        match self {
+            Selection::First => [true, false],
+            Selection::Second => [false, true],
+            Selection::Both => [true, true],
+            Selection::Name(_) => [false, false],
+        }
+    }
+}
+
+impl std::fmt::Display for Selection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Selection::First => write!(f, "first"),
+            Selection::Second => write!(f, "second"),
+            Selection::Both => write!(f, "both"),
+            Selection::Name(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// The command-line name of a model.
+fn model_name(m: Model) -> &'static str {
+    match m {
+        Model::Boltzmann => "boltzmann",
+        Model::EpsilonGreedy => "epsilon",
+        Model::Noise => "noise",
+    }
+}
+
+/// The parameter's symbol.
+fn symbol(m: Model) -> &'static str {
+    match m {
+        Model::Boltzmann => "θ",
+        Model::EpsilonGreedy => "ε",
+        Model::Noise => "S",
+    }
+}
+
+/// The models asked for, in order, without repeats.
+fn parse_models(names: &[String]) -> Result<Vec<Model>, String> {
+    let mut out = Vec::new();
+    let mut add = |m: Model| {
+        if !out.contains(&m) {
+            out.push(m);
+        }
+    };
+    for name in names.iter().flat_map(|n| n.split(',')) {
+        match name.trim() {
+            "boltzmann" => add(Model::Boltzmann),
+            "epsilon" | "epsilon-greedy" => add(Model::EpsilonGreedy),
+            "noise" => add(Model::Noise),
+            "all" => Model::ALL.into_iter().for_each(&mut add),
+            other => return Err(format!("--model {other:?}: expected boltzmann, epsilon, noise or all")),
+        }
+    }
+    if out.is_empty() {
+        out.push(Model::Boltzmann);
+    }
+    Ok(out)
+}
+
+/// One game: its start, its moves with the line each was read on, and
+/// which sides are fitted.
+#[derive(Debug)]
+struct Record<G: Game> {
+    start: G,
+    moves: Vec<(G::Move, usize)>,
+    sides: [bool; 2],
+}
+
+/// The decisions collected, and what was left out.
+#[derive(Debug, Default)]
+struct Tally {
+    decisions: Vec<Decision>,
+    /// Connect-4 exact values: decisions on boards with too few discs.
+    early: usize,
+    /// Chess: decisions in positions drawn by the engine's rules.
+    drawn: usize,
+}
+
+/// What a valuer says about a position: every legal move's value from the
+/// mover's side, or that it is not valued (too early for the solver).
+type Valued<M> = Option<Vec<(M, f64)>>;
+
+/// Reads move lines: one game per line (blank lines and `#` lines are not
+/// games), moves separated by whitespace, or with `chars` every
+/// non-whitespace character a move (connect-4). Every move is checked
+/// legal.
+fn parse_move_lines<G: Game>(
+    path: &str,
+    text: &str,
+    start: &G,
+    chars: bool,
+    sides: [bool; 2],
+    note: &str,
+) -> Result<Vec<Record<G>>, String> {
+    let mut out = Vec::new();
+    let mut legal = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let number = index + 1;
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let words: Vec<String> = if chars {
+            trimmed.chars().filter(|c| !c.is_whitespace()).map(String::from).collect()
+        } else {
+            trimmed.split_whitespace().map(String::from).collect()
+        };
+        let mut g = start.clone();
+        let mut moves = Vec::with_capacity(words.len());
+        for (i, word) in words.iter().enumerate() {
+            let at = || format!("{path}:{number}: move {} ({word:?})", i + 1);
+            let mv = g.parse_move(word).map_err(|e| format!("{}: {e}", at()))?;
+            legal.clear();
+            if g.generate(&mut legal) != Status::Ongoing {
+                return Err(format!("{}: the game is already over", at()));
+            }
+            if !legal.contains(&mv) {
+                return Err(format!("{}: not a legal move there{note}", at()));
+            }
+            g.play(mv);
+            moves.push((mv, number));
+        }
+        out.push(Record { start: start.clone(), moves, sides });
+    }
+    Ok(out)
+}
+
+/// The decisions of the selected sides, each valued by `value`.
+fn collect<G: Game>(
+    path: &str,
+    records: &[Record<G>],
+    mut value: impl FnMut(&G) -> Result<Valued<G::Move>, String>,
+) -> Result<Tally, String> {
+    let mut tally = Tally::default();
+    let mut legal = Vec::new();
+    for r in records {
+        let mut g = r.start.clone();
+        for (i, &(mv, line)) in r.moves.iter().enumerate() {
+            let Turn::Player(mover) = g.turn() else {
+                return Err(format!("{path}:{line}: move {}: a chance node", i + 1));
+            };
+            if r.sides[mover.index()] {
+                legal.clear();
+                if g.generate(&mut legal) != Status::Ongoing {
+                    // Only chess gets here: the board has legal moves (the
+                    // move was checked) but a draw rule ended the game.
+                    tally.drawn += 1;
+                } else {
+                    let at = || format!("{path}:{line}: move {} ({})", i + 1, g.move_string(mv));
+                    match value(&g).map_err(|e| format!("{}: {e}", at()))? {
+                        None => tally.early += 1,
+                        Some(values) => {
+                            let chosen = values
+                                .iter()
+                                .position(|&(m, _)| m == mv)
+                                .ok_or_else(|| format!("{}: not among the moves the search valued", at()))?;
+                            tally.decisions.push(Decision::new(values.into_iter().map(|(_, v)| v).collect(), chosen));
+                        }
+                    }
+                }
+            }
+            g.play(mv);
+        }
+    }
+    Ok(tally)
+}
+
+/// A depth-`depth` minimax search with exact root scores, as the dial's
+/// Boltzmann agents run it; `reset` empties its table (before each game).
+struct DepthValuer<G: Game, E: Evaluator<G>> {
+    search: Search<G, Minimax, E>,
+    limits: Limits,
+}
+
+impl<G: Game, E: Evaluator<G>> DepthValuer<G, E> {
+    fn new(eval: E, depth: u32, table_mib: usize) -> Result<Self, String> {
+        let opts = Options::recommended::<G, Minimax, E>(&eval)
+            .with_table_mib(if G::HASHED { table_mib } else { 0 })
+            .with_aspiration(None)
+            .with_exact_root(true);
+        let search = Search::new(Minimax, eval, opts).map_err(|e| e.to_string())?;
+        let limits = Limits::depth(depth);
+        limits.validate().map_err(|e| e.to_string())?;
+        Ok(DepthValuer { search, limits })
+    }
+
+    fn values(&mut self, g: &G) -> Result<Vec<(G::Move, f64)>, String> {
+        let r = self.search.run(g, &self.limits).map_err(|e| e.to_string())?;
+        if !r.complete || r.root_moves.iter().any(|m| m.bound != Bound::Exact || m.score.is_nan()) {
+            return Err("the search did not give exact root scores".into());
+        }
+        Ok(r.root_moves.iter().map(|m| (m.mv, m.score)).collect())
+    }
+}
+
+/// Depth values of every record, the table emptied before each game.
+fn depth_tally<G: Game, E: Evaluator<G>>(
+    path: &str,
+    records: &[Record<G>],
+    eval: E,
+    depth: u32,
+    table_mib: usize,
+) -> Result<Tally, String> {
+    let mut valuer = DepthValuer::new(eval, depth, table_mib)?;
+    let mut total = Tally::default();
+    for r in records {
+        valuer.search.clear();
+        let t = collect(path, std::slice::from_ref(r), |g| valuer.values(g).map(Some))?;
+        total.decisions.extend(t.decisions);
+        total.early += t.early;
+        total.drawn += t.drawn;
+    }
+    Ok(total)
+}
+
+/// Tic-tac-toe's exact values: the sign of a full-depth search's scores.
+fn tictactoe_exact(path: &str, records: &[Record<TicTacToe>]) -> Result<Tally, String> {
+    let mut valuer = DepthValuer::new(TicTacToeEval::default(), 9, 1)?;
+    collect(path, records, |g| {
+        let v = valuer.values(g)?;
+        Ok(Some(
+            v.into_iter()
+                .map(|(m, s)| {
+                    (
+                        m,
+                        if s > 0.0 {
+                            1.0
+                        } else if s < 0.0 {
+                            -1.0
+                        } else {
+                            0.0
+                        },
+                    )
+                })
+                .collect(),
+        ))
+    })
+}
+
+/// Connect-4's exact values: the solver's scores, from the mover's side,
+/// for decisions on boards with at least `min_discs` discs.
+fn connect4_exact(path: &str, records: &[Record<Connect4>], min_discs: u32) -> Result<Tally, String> {
+    let (w, h) = (7, 6);
+    let mut solver = Solver::with_table_mib(w, h, SOLVER_TABLE_MIB).map_err(|e| e.to_string())?;
+    let cells = (w * h) as i32;
+    let mut moves = Vec::new();
+    collect(path, records, |g| {
+        let n = g.moves_played();
+        if n < min_discs {
+            return Ok(None);
+        }
+        moves.clear();
+        g.generate(&mut moves);
+        let mut out = Vec::with_capacity(moves.len());
+        for &mv in &moves {
+            let mut after = *g;
+            after.play(mv);
+            let score = if after.winner().is_some() {
+                // A win with the next disc on a board of `n` discs.
+                (cells + 1 - n as i32) / 2
+            } else if after.is_full() {
+                0
+            } else {
+                -solver.solve(&after).map_err(|e| e.to_string())?.score
+            };
+            out.push((mv, f64::from(score)));
+        }
+        Ok(Some(out))
+    })
+}
+
+/// A game of a PGN file: where it starts, its tags, and its moves (SAN or
+/// UCI text) with the line each is on.
+#[derive(Debug, Default)]
+struct PgnGame {
+    line: usize,
+    tags: Vec<(String, String)>,
+    moves: Vec<(String, usize)>,
+}
+
+impl PgnGame {
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+}
+
+/// The results that end a game's movetext.
+const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// Parses a PGN file into its games (moves are only split here, not
+/// checked): tag pairs `[Name "value"]`, movetext with move numbers (`12.`,
+/// `12...`, `12.e4`), SAN moves with annotations (`!`, `?`) dropped,
+/// comments `{...}` and `;` to the end of the line, `%` escape lines,
+/// variations `(...)` (nested, skipped), NAGs `$n`, and results. A game
+/// ends at its result, at the next tag section, or at the end of the file.
+/// Errors carry the line number.
+fn parse_pgn(text: &str) -> Result<Vec<PgnGame>, (usize, String)> {
+    let c: Vec<char> = text.chars().collect();
+    let (mut i, mut line) = (0, 1);
+    let mut games = Vec::new();
+    let mut cur: Option<PgnGame> = None;
+    let is_delim = |ch: char| ch.is_whitespace() || "{}()[];".contains(ch);
+    // Skips to the end of the line (the newline is left).
+    let skip_line = |i: &mut usize| {
+        while *i < c.len() && c[*i] != '\n' {
+            *i += 1;
+        }
+    };
+    // Skips a comment starting at `i` (on the `{`).
+    let skip_comment = |i: &mut usize, line: &mut usize| -> Result<(), (usize, String)> {
+        let start = *line;
+        *i += 1;
+        while *i < c.len() && c[*i] != '}' {
+            if c[*i] == '\n' {
+                *line += 1;
+            }
+            *i += 1;
+        }
+        if *i == c.len() {
+            return Err((start, "unterminated comment: no closing }".into()));
+        }
+        *i += 1;
+        Ok(())
+    };
+    while i < c.len() {
+        let ch = c[i];
+        if ch == '\n' {
+            line += 1;
+            i += 1;
+            continue;
+        }
+        if ch.is_whitespace() {
+            i += 1;
+            continue;
+        }
+        match ch {
+            '%' if i == 0 || c[i - 1] == '\n' => skip_line(&mut i),
+            ';' => skip_line(&mut i),
+            '{' => skip_comment(&mut i, &mut line)?,
+            '(' => {
+                let start = line;
+                let mut depth = 0;
+                loop {
+                    match c.get(i) {
+                        None => return Err((start, "unterminated variation: no closing )".into())),
+                        Some('(') => depth += 1,
+                        Some(')') => depth -= 1,
+                        Some('{') => {
+                            skip_comment(&mut i, &mut line)?;
+                            continue;
+                        }
+                        Some(';') => {
+                            skip_line(&mut i);
+                            continue;
+                        }
+                        Some('\n') => line += 1,
+                        Some(_) => {}
+                    }
+                    i += 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+            }
+            ')' => return Err((line, "unmatched )".into())),
+            '}' => return Err((line, "unmatched }".into())),
+            '[' => {
+                if cur.as_ref().is_some_and(|g| !g.moves.is_empty()) {
+                    games.extend(cur.take());
+                }
+                let start = line;
+                let mut j = i + 1;
+                let mut name = String::new();
+                while j < c.len() && (c[j] == ' ' || c[j] == '\t') {
+                    j += 1;
+                }
+                while j < c.len() && (c[j].is_alphanumeric() || c[j] == '_') {
+                    name.push(c[j]);
+                    j += 1;
+                }
+                while j < c.len() && (c[j] == ' ' || c[j] == '\t') {
+                    j += 1;
+                }
+                if name.is_empty() || c.get(j) != Some(&'"') {
+                    return Err((start, "malformed tag: expected [Name \"value\"]".into()));
+                }
+                j += 1;
+                let mut value = String::new();
+                loop {
+                    match c.get(j) {
+                        None | Some('\n') => return Err((start, format!("tag {name}: unterminated string"))),
+                        Some('\\') if matches!(c.get(j + 1), Some('"' | '\\')) => {
+                            value.push(c[j + 1]);
+                            j += 2;
+                        }
+                        Some('"') => {
+                            j += 1;
+                            break;
+                        }
+                        Some(&x) => {
+                            value.push(x);
+                            j += 1;
+                        }
+                    }
+                }
+                while j < c.len() && (c[j] == ' ' || c[j] == '\t') {
+                    j += 1;
+                }
+                if c.get(j) != Some(&']') {
+                    return Err((start, format!("tag {name}: expected ] after the value")));
+                }
+                i = j + 1;
+                cur.get_or_insert_with(|| PgnGame { line: start, ..PgnGame::default() }).tags.push((name, value));
+            }
+            ']' => return Err((line, "unmatched ]".into())),
+            '$' => {
+                i += 1;
+                let from = i;
+                while i < c.len() && c[i].is_ascii_digit() {
+                    i += 1;
+                }
+                if i == from {
+                    return Err((line, "a NAG needs digits: $n".into()));
+                }
+            }
+            _ => {
+                let from = i;
+                while i < c.len() && !is_delim(c[i]) {
+                    i += 1;
+                }
+                let token: String = c[from..i].iter().collect();
+                let game = cur.get_or_insert_with(|| PgnGame { line, ..PgnGame::default() });
+                if RESULTS.contains(&token.as_str()) {
+                    games.extend(cur.take());
+                    continue;
+                }
+                // A move number: digits then dots, possibly glued to the move.
+                let mut t = token.as_str();
+                if t.starts_with(|ch: char| ch.is_ascii_digit()) {
+                    let digits = t.trim_start_matches(|ch: char| ch.is_ascii_digit());
+                    if digits.is_empty() || digits.starts_with('.') {
+                        t = digits.trim_start_matches('.');
+                    }
+                }
+                let t = t.trim_end_matches(['!', '?']);
+                if t.is_empty() {
+                    continue;
+                }
+                let t = match t {
+                    "0-0" | "0-0+" | "0-0#" => t.replace('0', "O"),
+                    "0-0-0" | "0-0-0+" | "0-0-0#" => t.replace('0', "O"),
+                    _ => t.to_string(),
+                };
+                game.moves.push((t, line));
+            }
+        }
+    }
+    games.extend(cur.take());
+    Ok(games)
+}
+
+/// The chess records of a PGN file: moves checked legal on the board, the
+/// sides selected (by colour, or by name against the White/Black tags).
+/// Also the number of games without the named player.
+fn chess_records(path: &str, text: &str, who: &Selection) -> Result<(Vec<Record<ChessGame>>, usize), String> {
+    let games = parse_pgn(text).map_err(|(line, e)| format!("{path}:{line}: {e}"))?;
+    if games.is_empty() {
+        return Err(format!("{path}: no games"));
+    }
+    let mut out = Vec::new();
+    let mut without = 0;
+    for (k, pgn) in games.iter().enumerate() {
+        let at = format!("{path}:{}: game {}", pgn.line, k + 1);
+        if let Some(v) = pgn.tag("Variant")
+            && !matches!(v.to_ascii_lowercase().as_str(), "standard" | "chess" | "")
+        {
+            return Err(format!("{at}: variant {v:?} is not standard chess"));
+        }
+        let start = match pgn.tag("FEN") {
+            Some(fen) => ChessGame::from_fen(fen).map_err(|e| format!("{at}: FEN tag: {e}"))?,
+            None => ChessGame::startpos(),
+        };
+        let sides = match who {
+            Selection::Name(name) => {
+                let is = |tag: &str| pgn.tag(tag).is_some_and(|v| v.trim().eq_ignore_ascii_case(name.trim()));
+                [is("White"), is("Black")]
+            }
+            other => other.sides(),
+        };
+        if sides == [false, false] {
+            without += 1;
+        }
+        let mut g = start.clone();
+        let mut moves = Vec::with_capacity(pgn.moves.len());
+        for (i, (san, line)) in pgn.moves.iter().enumerate() {
+            let mv =
+                g.parse_move(san).map_err(|e| format!("{path}:{line}: game {}, move {} ({san}): {e}", k + 1, i + 1))?;
+            g.play(mv);
+            moves.push((mv, *line));
+        }
+        out.push(Record { start, moves, sides });
+    }
+    if let Selection::Name(name) = who
+        && without == games.len()
+    {
+        return Err(format!("{path}: no game has {name:?} as White or Black"));
+    }
+    Ok((out, without))
+}
+
+/// The calibration's curves `boltzmann:depth=D,cap=...`: `(curve, cap)`.
+fn curves_of_depth(calibration: &Calibration, depth: u32) -> Vec<(String, Option<f64>)> {
+    let mut out: Vec<(String, Option<f64>)> = Vec::new();
+    for c in calibration.rungs.iter().filter_map(|r| r.curve.as_deref()) {
+        let Ok(spec) = c.parse::<AgentSpec>() else { continue };
+        if spec.kind() != "boltzmann" || spec.get("depth").and_then(|d| d.parse::<u32>().ok()) != Some(depth) {
+            continue;
+        }
+        let cap = match spec.get("cap") {
+            Some(x) => match x.parse::<f64>() {
+                Ok(x) => Some(x),
+                Err(_) => continue,
+            },
+            None => None,
+        };
+        if !out.iter().any(|(name, _)| name == c) {
+            out.push((c.to_string(), cap));
+        }
+    }
+    out
+}
+
+/// A fit made, and its place on the dial.
+#[derive(Debug)]
+struct Made {
+    fit: Fit,
+    elo: Option<(f64, Interval)>,
+}
+
+/// The dial and the curve the depth values match.
+struct DialCurve {
+    dial: Dial,
+    curve: String,
+}
+
+/// Formats a number with about four significant digits.
+fn num(x: f64) -> String {
+    if x == f64::INFINITY {
+        return "+∞".into();
+    }
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    if x.abs() < 1e-4 {
+        return format!("{x:.3e}");
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    let decimals = (3 - magnitude).clamp(0, 10) as usize;
+    let text = format!("{x:.decimals$}");
+    if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_string() } else { text }
+}
+
+/// An interval in words: `[a, b]`, `≥ a`, `≤ b`, or the whole domain.
+fn interval_text(sym: &str, (lo, hi): Interval) -> String {
+    match (lo, hi) {
+        (Some(a), Some(b)) => format!("[{}, {}]", num(a), num(b)),
+        (Some(a), None) => format!("{sym} ≥ {}", num(a)),
+        (None, Some(b)) => format!("{sym} ≤ {}", num(b)),
+        (None, None) => "unbounded (the whole domain)".into(),
+    }
+}
+
+/// A finite number, or null.
+fn finite(x: f64) -> Value {
+    if x.is_finite() { json!(x) } else { Value::Null }
+}
+
+/// A parameter: a number, or `"inf"` for `+∞` (as [`Fit`]'s JSON has it).
+fn param_json(x: f64) -> Value {
+    if x == f64::INFINITY { json!("inf") } else { finite(x) }
+}
+
+fn fit_json(m: &Made, curve: Option<&str>) -> Value {
+    let f = &m.fit;
+    json!({
+        "model": model_name(f.model),
+        "parameter": f.model.parameter(),
+        "param": param_json(f.param),
+        "ci95": [f.ci95.0.map_or(Value::Null, param_json), f.ci95.1.map_or(Value::Null, param_json)],
+        "slip": f.slip.map_or(Value::Null, finite),
+        "loglik": finite(f.loglik),
+        "moves": f.moves,
+        "uninformative": f.uninformative,
+        "aic": finite(f.aic),
+        "cap": f.cap.map_or(Value::Null, finite),
+        "elo": m.elo.map_or(Value::Null, |(e, _)| finite(e)),
+        "elo_ci95": m.elo.map_or(Value::Null, |(_, (lo, hi))| json!([lo.map_or(Value::Null, finite), hi.map_or(Value::Null, finite)])),
+        "curve": if m.elo.is_some() { curve.map_or(Value::Null, |c| json!(c)) } else { Value::Null },
+    })
+}
+
+fn comparison_json(c: &Comparison) -> Value {
+    json!({
+        "best": c.best,
+        "entries": c.entries.iter().map(|e| json!({
+            "model": model_name(e.model),
+            "slip": e.slip,
+            "params": e.params,
+            "loglik": finite(e.loglik),
+            "aic": finite(e.aic),
+            "delta_aic": finite(e.delta_aic),
+            "weight": finite(e.weight),
+        })).collect::<Vec<_>>(),
+        "nested": c.nested.iter().map(|n| json!({
+            "model": model_name(n.model),
+            "without": n.without,
+            "with": n.with,
+            "statistic": finite(n.statistic),
+            "p_value": finite(n.p_value),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn fit_text(out: &mut String, m: &Made, values: Values, dial: Option<&DialCurve>, calibrated: bool) {
+    let f = &m.fit;
+    let sym = symbol(f.model);
+    let slip = if f.slip.is_some() { " with slip" } else { "" };
+    let _ = writeln!(
+        out,
+        "{}{slip}: {sym} = {}, 95% interval {}",
+        model_name(f.model),
+        num(f.param),
+        interval_text(sym, f.ci95)
+    );
+    if let Some(l) = f.slip {
+        let _ = writeln!(out, "  slip λ = {}", num(l));
+    }
+    let _ = writeln!(
+        out,
+        "  log-likelihood {:.4}, moves used {}, uninformative {}, AIC {:.3}",
+        f.loglik, f.moves, f.uninformative, f.aic
+    );
+    if f.model != Model::Boltzmann {
+        return;
+    }
+    match (&m.elo, dial) {
+        (Some((elo, ci)), Some(d)) => {
+            let _ = writeln!(out, "  Elo {:.0}, 95% interval {} (curve {})", elo, elo_interval(*ci), d.curve);
+        }
+        _ if f.slip.is_some() => {
+            let _ = writeln!(out, "  Elo: only for the fit without slip");
+        }
+        _ => {
+            let why = match (values, dial, calibrated) {
+                (Values::Exact, _, _) => "exact values are on no dial curve: use --values depth:D".to_string(),
+                (Values::Depth(d), None, true) => format!("the calibration has no curve boltzmann:depth={d},cap=..."),
+                (Values::Depth(_), None, false) => "no calibration of this game".to_string(),
+                (Values::Depth(_), Some(d), _) => format!("the cap differs from the curve {}'s", d.curve),
+            };
+            let _ = writeln!(out, "  Elo: not available ({why})");
+        }
+    }
+}
+
+fn elo_interval((lo, hi): Interval) -> String {
+    match (lo, hi) {
+        (Some(a), Some(b)) => format!("[{a:.0}, {b:.0}]"),
+        (Some(a), None) => format!("≥ {a:.0}"),
+        (None, Some(b)) => format!("≤ {b:.0}"),
+        (None, None) => "unbounded".into(),
+    }
+}
+
+/// Runs `cargo xtask fit`.
+pub fn run(args: Args) -> TaskResult {
+    if !GAMES.contains(&args.game.as_str()) {
+        return Err(format!("unknown game {:?}: one of {}", args.game, GAMES.join(", ")).into());
+    }
+    let models = parse_models(&args.models)?;
+    let values: Values = args.values.as_deref().unwrap_or("exact").parse()?;
+    let who = Selection::parse(&args.player)?;
+    if let Some(c) = args.cap
+        && !(c.is_finite() && c > 0.0)
+    {
+        return Err(format!("--cap {c}: must be positive and finite").into());
+    }
+    let exact_games = ["tictactoe", "connect4"];
+    if values == Values::Exact && !exact_games.contains(&args.game.as_str()) {
+        return Err(
+            format!("{}: no exact values (tictactoe and connect4 only): use --values depth:D", args.game).into()
+        );
+    }
+    let connect4_exact_values = args.game == "connect4" && values == Values::Exact;
+    if args.min_discs.is_some() && !connect4_exact_values {
+        return Err("--min-discs applies to connect4 with exact values only".into());
+    }
+    if matches!(who, Selection::Name(_)) && args.game != "chess" {
+        return Err(format!(
+            "--player {who}: a name is matched against PGN tags (chess); for {} use first, second or both",
+            args.game
+        )
+        .into());
+    }
+    let path = args.file.display().to_string();
+    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{path}: {e}"))?;
+    let started = Instant::now();
+    let sides = who.sides();
+    let mut without = 0;
+    let (tally, games) = match (args.game.as_str(), values) {
+        ("tictactoe", v) => {
+            let records = parse_move_lines(&path, &text, &TicTacToe::default(), false, sides, "")?;
+            let t = match v {
+                Values::Exact => tictactoe_exact(&path, &records)?,
+                Values::Depth(d) => depth_tally(&path, &records, TicTacToeEval::default(), d, 1)?,
+            };
+            (t, records.len())
+        }
+        ("connect4", v) => {
+            let records = parse_move_lines(&path, &text, &Connect4::standard(), true, sides, "")?;
+            let t = match v {
+                Values::Exact => connect4_exact(&path, &records, args.min_discs.unwrap_or(DEFAULT_MIN_DISCS))?,
+                Values::Depth(d) => depth_tally(&path, &records, Connect4Eval::default(), d, 4)?,
+            };
+            (t, records.len())
+        }
+        ("gobang", Values::Depth(d)) => {
+            let records = parse_move_lines(&path, &text, &Gobang::default(), false, sides, GOBANG_NOTE)?;
+            (depth_tally(&path, &records, GobangEval::default(), d, 8)?, records.len())
+        }
+        ("chess", Values::Depth(d)) => {
+            let (records, w) = chess_records(&path, &text, &who)?;
+            without = w;
+            (depth_tally(&path, &records, ChessEval, d, 16)?, records.len())
+        }
+        _ => unreachable!("checked above"),
+    };
+    if games == 0 {
+        return Err(format!("{path}: no games (one per line)").into());
+    }
+    if tally.decisions.is_empty() {
+        let mut why = format!("{path}: no decisions of player {who} to fit");
+        if tally.early > 0 {
+            why += &format!(" ({} before {} discs: lower --min-discs)", tally.early, min_discs(&args));
+        }
+        return Err(why.into());
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+
+    // The dial curve of depth values, and the cap.
+    let mut calibrated = false;
+    let mut dial_curve: Option<DialCurve> = None;
+    if let Values::Depth(d) = values {
+        match load_calibration(&args.game) {
+            Ok(Some(cal)) => {
+                calibrated = true;
+                let curves = curves_of_depth(&cal, d);
+                let chosen = match args.cap {
+                    Some(c) => curves.iter().find(|(_, cap)| *cap == Some(c)).or(curves.first()),
+                    None => curves.first(),
+                }
+                .map(|(name, _)| name.clone());
+                if let Some(curve) = chosen {
+                    match Dial::new(cal) {
+                        Ok(dial) => dial_curve = Some(DialCurve { dial, curve }),
+                        Err(e) => eprintln!("fit: {}: {e}: no Elo", calibration_path(&args.game).display()),
+                    }
+                }
+            }
+            Ok(None) => {}
+            Err(e) => eprintln!("fit: {e}: no Elo"),
+        }
+    }
+    let curve_cap = dial_curve
+        .as_ref()
+        .and_then(|d| d.curve.parse::<AgentSpec>().ok().and_then(|s| s.get("cap").and_then(|c| c.parse::<f64>().ok())));
+    let cap = args.cap.or(curve_cap);
+
+    // The fits: each model (with the slip if asked); with the slip, each
+    // without it too, for the likelihood-ratio test.
+    let mut made: Vec<Made> = Vec::new();
+    let mut primary = Vec::new();
+    for &m in &models {
+        let mut variants = vec![false];
+        if args.slip {
+            variants.push(true);
+        }
+        for slip in variants {
+            let options = FitOptions { cap, slip };
+            let f = fit(&tally.decisions, m, options).map_err(|e| format!("{path}: {e}"))?;
+            let elo = match (&dial_curve, slip) {
+                (Some(d), false) => map_to_dial(&d.dial, &d.curve, &f),
+                _ => None,
+            };
+            if slip == args.slip {
+                primary.push(made.len());
+            }
+            made.push(Made { fit: f, elo });
+        }
+    }
+    let comparison = if made.len() > 1 {
+        Some(compare(&made.iter().map(|m| m.fit.clone()).collect::<Vec<_>>()).map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
+    let decisions = tally.decisions.len();
+    let curve = dial_curve.as_ref().map(|d| d.curve.as_str());
+
+    if args.json {
+        let mut top = fit_json(&made[primary[0]], curve);
+        let obj = top.as_object_mut().expect("an object");
+        obj.insert("game".into(), json!(args.game));
+        obj.insert("file".into(), json!(path));
+        obj.insert("values".into(), json!(values.to_string()));
+        obj.insert("player".into(), json!(who.to_string()));
+        obj.insert("games".into(), json!(games));
+        obj.insert("decisions".into(), json!(decisions));
+        obj.insert("skipped_early".into(), json!(tally.early));
+        obj.insert("skipped_drawn".into(), json!(tally.drawn));
+        obj.insert("games_without_player".into(), json!(without));
+        obj.insert("min_discs".into(), if connect4_exact_values { json!(min_discs(&args)) } else { Value::Null });
+        if let Some(c) = &comparison {
+            obj.insert("fits".into(), made.iter().map(|m| fit_json(m, curve)).collect());
+            obj.insert("comparison".into(), comparison_json(c));
+        }
+        println!("{top}");
+        return Ok(());
+    }
+
+    let mut out = String::new();
+    let plural = if games == 1 { "" } else { "s" };
+    let _ = writeln!(out, "fit: {games} game{plural} of {} in {path}, player {who}", args.game);
+    let what = match (args.game.as_str(), values) {
+        ("tictactoe", Values::Exact) => "exact (+1 win, 0 draw, −1 loss, from a full solve)".to_string(),
+        ("connect4", Values::Exact) => {
+            format!("exact (the solver's scores, decisions with at least {} discs)", min_discs(&args))
+        }
+        (_, Values::Depth(d)) => {
+            format!("depth:{d} (the evaluator backed up {d} {} by minimax)", if d == 1 { "ply" } else { "plies" })
+        }
+        _ => values.to_string(),
+    };
+    let _ = writeln!(out, "values: {what}, cap {}", cap.map_or("none".into(), num));
+    let _ = writeln!(out, "decisions: {decisions} valued in {elapsed:.1} s");
+    if tally.early > 0 {
+        let _ = writeln!(out, "skipped: {} decisions before {} discs (--min-discs)", tally.early, min_discs(&args));
+    }
+    if tally.drawn > 0 {
+        let _ = writeln!(
+            out,
+            "skipped: {} decisions in positions drawn by the engine's rules (repetition, fifty moves, material)",
+            tally.drawn
+        );
+    }
+    if without > 0 {
+        let _ = writeln!(out, "games without {who}: {without}");
+    }
+    for &i in &primary {
+        fit_text(&mut out, &made[i], values, dial_curve.as_ref(), calibrated);
+    }
+    if let Some(c) = &comparison {
+        let _ = writeln!(out, "comparison (Akaike weight: the evidence for each model among these):");
+        let _ =
+            writeln!(out, "  {:<20} {:>2} {:>12} {:>10} {:>8} {:>7}", "model", "k", "log-lik", "AIC", "ΔAIC", "weight");
+        for (i, e) in c.entries.iter().enumerate() {
+            let name = format!("{}{}", model_name(e.model), if e.slip { "+slip" } else { "" });
+            let best = if i == c.best { " best" } else { "" };
+            let _ = writeln!(
+                out,
+                "  {name:<20} {:>2} {:>12.4} {:>10.3} {:>8.3} {:>7.3}{best}",
+                e.params, e.loglik, e.aic, e.delta_aic, e.weight
+            );
+        }
+        for n in &c.nested {
+            let _ = writeln!(
+                out,
+                "  likelihood-ratio test, {} with vs without slip: statistic {:.3}, p = {} (conservative)",
+                model_name(n.model),
+                n.statistic,
+                num(n.p_value)
+            );
+        }
+    }
+    print!("{out}");
+    Ok(())
+}
+
+fn min_discs(args: &Args) -> u32 {
+    args.min_discs.unwrap_or(DEFAULT_MIN_DISCS)
+}
