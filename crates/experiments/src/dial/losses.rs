@@ -916,7 +916,7 @@ mod tests {
         }
         for judge in &mut judges {
             let blunder = chess_scores(judge, line, "g8f6");
-            assert!(blunder[0].loss >= 5000.0 && blunder[0].blunder && blunder[0].changed, "{blunder:?}");
+            assert!(blunder[0].loss >= f64::from(MATE_CP) && blunder[0].blunder && blunder[0].changed, "{blunder:?}");
             let defence = chess_scores(judge, line, "g7g6");
             assert!(defence[0].loss < CHESS_BLUNDER_CP && !defence[0].blunder, "{defence:?}");
             // The mate itself loses nothing; the game is over after it.
