@@ -423,7 +423,7 @@ pub(crate) struct Match {
     /// Worker threads, 1 to 4 per available core (default: one per core). Results do not depend on it.
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
-    /// Output directory of the saved games (default: target/match/<game>-<hash of the setup>); rerun to resume.
+    /// Output directory of the saved games (default: target/match/GAME-HASH, HASH of the setup); rerun to resume.
     #[arg(long)]
     out: Option<PathBuf>,
     /// Play only a deterministic share `I/N` of the cells.
@@ -478,7 +478,7 @@ pub(crate) struct Calibrate {
     /// Worker threads, 1 to 4 per available core (default: one per core). Results do not depend on it.
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
-    /// Output directory of the saved games (default: target/calibrate/<game>[-quick]); rerun to resume.
+    /// Output directory of the saved games (default: target/calibrate/GAME, or GAME-quick); rerun to resume.
     #[arg(long)]
     out: Option<PathBuf>,
     /// Play only a deterministic share `I/N` of the cells.

@@ -44,7 +44,7 @@ enum Command {
     Soak(flags::Soak),
     /// Play paired games between two agents: W/D/L, Elo with its interval, pentanomial counts, LOS, SPRT.
     Match(flags::Match),
-    /// Rate the strength dial's ladder of a game (writes calibration/<game>.json).
+    /// Rate the strength dial's ladder of a game (writes calibration/GAME.json).
     Calibrate(flags::Calibrate),
     /// Estimate a player's model (Boltzmann θ, ε-greedy, noise) from their games, with its 95% interval and Elo.
     Fit(flags::Fit),

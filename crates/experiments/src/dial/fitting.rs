@@ -4,7 +4,7 @@
 //! separated by spaces (tic-tac-toe `b2 a1 ...`, gobang `h8 h9 ...`;
 //! connect-4 also accepts Pons' digit strings such as `4453`, every
 //! character one move); blank lines and lines starting with `#` are not
-//! games. For chess FILE is a PGN file (see [`parse_pgn`]): tags, SAN
+//! games. For chess FILE is a PGN file (see `parse_pgn`): tags, SAN
 //! movetext, comments, variations (skipped), NAGs and results; a `FEN` tag
 //! sets the start position.
 //!
