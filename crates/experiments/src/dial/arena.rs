@@ -47,6 +47,10 @@ struct GameArena<G: Game> {
     max_plies: usize,
 }
 
+/// Draws in a row that found only openings already in the list, after which
+/// [`Arena::random_openings`] accepts a repeat.
+const DISTINCT_TRIES: usize = 1000;
+
 /// Plays a space-separated move line from `start`, in the game's notation.
 fn parse_moves<G: Game>(start: &G, text: &str) -> Result<G, String> {
     let mut g = start.clone();
@@ -84,6 +88,7 @@ where
         let mut rng = rng::seeded(seed);
         let mut moves = Vec::new();
         let mut tries = 0usize;
+        let mut repeats = 0usize;
         while out.len() < count {
             tries += 1;
             if tries > count * 1000 + 1000 {
@@ -104,9 +109,17 @@ where
             if line.len() < self.opening_plies || g.generate(&mut moves) != Status::Ongoing || !(self.balanced)(&g) {
                 continue;
             }
+            // Distinct openings while they last; a game with few (tic-tac-
+            // toe has nine) repeats them once a thousand draws in a row were
+            // repeats. The rule does not depend on `count`, so a longer list
+            // starts with the shorter one: a match or calibration that asks
+            // for more games keeps the openings of the games already played.
             let text = line.join(" ");
-            if !out.contains(&text) || tries > count * 100 {
+            if !out.contains(&text) || repeats >= DISTINCT_TRIES {
                 out.push(text);
+                repeats = 0;
+            } else {
+                repeats += 1;
             }
         }
         Ok(out)
@@ -267,4 +280,28 @@ fn parse_chess(start: &ChessGame, text: &str) -> Result<ChessGame, String> {
 /// Derives the seed of pair `index` of a cell.
 pub(crate) fn pair_seed(cell_seed: u64, index: u64) -> u64 {
     derive_seed(cell_seed, index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_longer_opening_list_starts_with_the_shorter_one() {
+        for game in ["tictactoe", "connect4"] {
+            let arena = arena_of(game).unwrap();
+            let short = arena.random_openings(30, 7).unwrap();
+            let long = arena.random_openings(60, 7).unwrap();
+            assert_eq!(&long[..30], &short[..], "{game}");
+            for o in &long {
+                arena.check_opening(o).unwrap();
+            }
+        }
+        // Tic-tac-toe has nine one-ply openings: all used before a repeat.
+        let nine = arena_of("tictactoe").unwrap().random_openings(9, 3).unwrap();
+        let mut sorted = nine.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 9);
+    }
 }

@@ -11,7 +11,9 @@
 //! `calibration/<game>.json`, the file the dial reads.
 //!
 //! Settings are depths, θ and caps: no wall time, so a calibration holds on
-//! any machine. Every matchup is a match on the cell store (seeded,
+//! any machine. Every matchup plays the same openings with the same
+//! per-cell seeds (common random numbers: the matchups differ only by their
+//! players, which lowers the variance of rating differences). Every matchup is a match on the cell store (seeded,
 //! resumable, shardable, the same for any thread count).
 
 use std::path::PathBuf;
@@ -256,13 +258,17 @@ pub fn run(args: Args) -> TaskResult {
     let openings = probe.random_openings(pairs, opening_seed)?;
     let jobs: Vec<MatchJob> = matchups
         .iter()
-        .enumerate()
-        .map(|(m, &(a, b))| {
+        .map(|&(a, b)| {
             Ok(MatchJob {
                 arena: arena_of(&args.game)?,
-                // Cell directories: one per matchup (a few dozen names for
-                // the life of the process).
-                name: Box::leak(format!("{}-m{m:03}", args.game).into_boxed_str()),
+                // Cell directories: one per matchup, named by its two
+                // settings, so that a ladder that gains or loses rungs keeps
+                // the games of the matchups it still has (a few dozen names
+                // for the life of the process).
+                name: Box::leak(
+                    format!("{}-{:016x}", args.game, crate::reproduce::fnv(&format!("{} vs {}", rungs[a], rungs[b])))
+                        .into_boxed_str(),
+                ),
                 a: rungs[a].clone(),
                 b: rungs[b].clone(),
                 openings: openings.clone(),
