@@ -17,14 +17,13 @@
 //! resumable, shardable, the same for any thread count).
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicUsize;
 
 use strength::dial::{Calibration, Dial, HeldOut, Rung};
 use strength::pairing::PairOutcome;
 use strength::rating::davidson;
 
 use super::arena::arena_of;
-use super::matches::{MatchJob, pairs_per_cell};
+use super::matches::MatchJob;
 use super::report::{RatedRung, fit_ladder};
 use crate::TaskResult;
 use crate::reproduce::{Experiment, RunConfig, RunKey, Scale, Shard, open_out, run_cells, write_atomic};
@@ -259,24 +258,21 @@ pub fn run(args: Args) -> TaskResult {
     let jobs: Vec<MatchJob> = matchups
         .iter()
         .map(|&(a, b)| {
-            Ok(MatchJob {
-                arena: arena_of(&args.game)?,
-                // Cell directories: one per matchup, named by its two
-                // settings, so that a ladder that gains or loses rungs keeps
-                // the games of the matchups it still has (a few dozen names
-                // for the life of the process).
-                name: Box::leak(
-                    format!("{}-{:016x}", args.game, crate::reproduce::fnv(&format!("{} vs {}", rungs[a], rungs[b])))
-                        .into_boxed_str(),
-                ),
-                a: rungs[a].clone(),
-                b: rungs[b].clone(),
-                openings: openings.clone(),
-                opening_source: format!("random, seed {opening_seed}"),
+            // Cell directories: one per matchup, named by its two
+            // settings, so that a ladder that gains or loses rungs keeps the
+            // games of the matchups it still has (a few dozen names for the
+            // life of the process).
+            let name =
+                format!("{}-{:016x}", args.game, crate::reproduce::fnv(&format!("{} vs {}", rungs[a], rungs[b])));
+            MatchJob::new(
+                &args.game,
+                Box::leak(name.into_boxed_str()),
+                rungs[a].clone(),
+                rungs[b].clone(),
+                openings.clone(),
+                format!("random, seed {opening_seed}"),
                 pairs,
-                per_cell: pairs.min(pairs_per_cell(&args.game)),
-                offered: AtomicUsize::new(usize::MAX),
-            })
+            )
         })
         .collect::<Result<_, String>>()?;
     let key = RunKey { seed: args.seed, scale };
@@ -380,17 +376,15 @@ fn held_out(
         let b = (a + span * (0.12 + 0.03 * k as f64)).min(hi - span * 0.02).round() + 0.5;
         let a_spec = dial.setting(a).map_err(|e| e.to_string())?.to_string();
         let b_spec = dial.setting(b).map_err(|e| e.to_string())?.to_string();
-        jobs.push(MatchJob {
-            arena: arena_of(&args.game)?,
-            name: Box::leak(format!("{}-heldout{k:02}", args.game).into_boxed_str()),
-            a: a_spec.clone(),
-            b: b_spec.clone(),
-            openings: openings.to_vec(),
-            opening_source: "calibration openings".into(),
+        jobs.push(MatchJob::new(
+            &args.game,
+            Box::leak(format!("{}-heldout{k:02}", args.game).into_boxed_str()),
+            a_spec.clone(),
+            b_spec.clone(),
+            openings.to_vec(),
+            "calibration openings".into(),
             pairs,
-            per_cell: pairs.min(pairs_per_cell(&args.game)),
-            offered: AtomicUsize::new(usize::MAX),
-        });
+        )?);
         checks.push((a, b, a_spec, b_spec));
     }
     let selected: Vec<&dyn Experiment> = jobs.iter().map(|j| j as &dyn Experiment).collect();

@@ -56,7 +56,7 @@ pub const DEFAULT_SEED: u64 = 1;
 
 /// Pairs per cell: small enough that an interrupted match loses little,
 /// large enough that the agents' tables are not rebuilt every game.
-pub(crate) fn pairs_per_cell(game: &str) -> usize {
+fn pairs_per_cell(game: &str) -> usize {
     match game {
         "tictactoe" => 50,
         "connect4" => 10,
@@ -80,6 +80,31 @@ pub(crate) struct MatchJob {
 }
 
 impl MatchJob {
+    /// `pairs` pairs of `a` against `b` on `game`, pair `i` from opening
+    /// `i` (cycling), with every cell offered; `name` is the cell
+    /// directory (unique per matchup in one output directory).
+    pub(crate) fn new(
+        game: &str,
+        name: &'static str,
+        a: String,
+        b: String,
+        openings: Vec<String>,
+        opening_source: String,
+        pairs: usize,
+    ) -> Result<Self, String> {
+        Ok(MatchJob {
+            arena: arena_of(game)?,
+            name,
+            a,
+            b,
+            openings,
+            opening_source,
+            pairs,
+            per_cell: pairs_per_cell(game),
+            offered: AtomicUsize::new(usize::MAX),
+        })
+    }
+
     pub(crate) fn cell_count(&self) -> usize {
         self.pairs.div_ceil(self.per_cell)
     }
@@ -233,18 +258,7 @@ pub fn run(args: Args) -> TaskResult {
     }
     let pairs = args.games.div_ceil(2);
     let (openings, opening_source) = openings(&*arena, args.openings.as_ref(), pairs, args.seed)?;
-    let per_cell = pairs_per_cell(&args.game);
-    let job = MatchJob {
-        arena,
-        name: "match",
-        a: args.a.clone(),
-        b: args.b.clone(),
-        openings,
-        opening_source,
-        pairs,
-        per_cell,
-        offered: AtomicUsize::new(0),
-    };
+    let job = MatchJob::new(&args.game, "match", args.a.clone(), args.b.clone(), openings, opening_source, pairs)?;
     let key = RunKey { seed: args.seed, scale: Scale::Default };
     let out = args.out.clone().unwrap_or_else(|| {
         let setup = format!("{} {}", job.params(Scale::Default), args.seed);
@@ -259,6 +273,7 @@ pub fn run(args: Args) -> TaskResult {
     // thread, stopping once a prefix of the cells decides.
     let wave = if args.sprt.is_some() { (rayon::current_num_threads() * 2).max(2) } else { total };
     let mut decided_at = None;
+    job.offered.store(0, Ordering::Relaxed);
     while job.offered.load(Ordering::Relaxed) < total {
         let next = (job.offered.load(Ordering::Relaxed) + wave).min(total);
         job.offered.store(next, Ordering::Relaxed);
