@@ -535,3 +535,68 @@ impl From<Fit> for experiments::dial::fitting::Args {
         Self { game, file, models, values, player, slip, cap, min_discs, json }
     }
 }
+
+/// Arguments of `cargo xtask play`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Play {
+    /// The address to listen on (127.0.0.1: this machine only).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// The port.
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Minutes after which an idle game is removed.
+    #[arg(long, default_value_t = 30, value_parser = RangedU64ValueParser::<u64>::new().range(1..=7 * 24 * 60))]
+    ttl_minutes: u64,
+    /// The most games held at once.
+    #[arg(long, default_value_t = 1000, value_parser = RangedU64ValueParser::<usize>::new().range(1..=1_000_000))]
+    max_sessions: usize,
+    /// The node budget of one engine move (added to search specs as `nodes=`).
+    #[arg(long, default_value_t = 2_000_000, value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
+    max_nodes: u64,
+    /// The master seed of the sessions' engines.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+impl Play {
+    /// Serves the web app until Ctrl-C.
+    pub(crate) fn run(self) -> experiments::TaskResult {
+        let config = play::Config {
+            session_ttl: std::time::Duration::from_secs(self.ttl_minutes * 60),
+            max_sessions: self.max_sessions,
+            max_nodes: self.max_nodes,
+            seed: self.seed,
+            ..play::Config::default()
+        };
+        play::run(config, &self.host, self.port)
+    }
+}
+
+/// Arguments of `cargo xtask loadtest`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Loadtest {
+    /// The CI run: 200 sessions of up to 8 moves (seconds).
+    #[arg(long)]
+    quick: bool,
+    /// Concurrent sessions (default 400, or 200 with --quick).
+    #[arg(long, value_parser = RangedU64ValueParser::<usize>::new().range(1..=5000))]
+    sessions: Option<usize>,
+    /// The seed of the clients' moves.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+impl Loadtest {
+    /// Runs the load test; fails on any server error, panic or unexpected status.
+    pub(crate) fn run(self) -> experiments::TaskResult {
+        let mut opts = if self.quick { play::loadtest::Options::quick() } else { play::loadtest::Options::full() };
+        opts.seed = self.seed;
+        if let Some(n) = self.sessions {
+            opts.sessions = n;
+        }
+        let report = play::loadtest::run(opts)?;
+        println!("{report}");
+        if report.passed() { Ok(()) } else { Err("the load test failed".into()) }
+    }
+}

@@ -50,6 +50,10 @@ enum Command {
     Fit(flags::Fit),
     /// Run the property tests (test targets named fuzz_*) with many cases, timed.
     Fuzz(flags::Fuzz),
+    /// Serve the web app (play against the agents in a browser) until Ctrl-C.
+    Play(flags::Play),
+    /// Load-test the web app's server on loopback: concurrent sessions, malformed requests, latencies.
+    Loadtest(flags::Loadtest),
 }
 
 /// `cargo xtask bench`: measured in the tuned build. The `xtask` alias builds
@@ -88,6 +92,8 @@ fn main() -> ExitCode {
         Command::Match(args) => dial::matches::run(args.into()),
         Command::Calibrate(args) => dial::calibrate::run(args.into()),
         Command::Fit(args) => dial::fitting::run(args.into()),
+        Command::Play(args) => args.run(),
+        Command::Loadtest(args) => args.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -58,7 +58,7 @@ pub mod search;
 pub mod tree;
 mod window;
 
-pub use agent::{Agent, RandomAgent};
+pub use agent::{Agent, Choice, RandomAgent, Thought};
 pub use error::{GameError, ParamError};
 pub use eval::{Evaluator, MAX_PLY, OutcomeOnly, Perspective, WIN_SCORE};
 pub use game::{Game, MoveDisplay, Outcome, Player, Status, Turn, perft};

@@ -37,6 +37,9 @@ use search_core::{Agent, Evaluator, Game, RandomAgent};
 use crate::dial::Dial;
 use crate::spec::{AgentSpec, SpecError, SpecReader};
 
+mod modelled;
+pub use modelled::{AdaptiveAgent, AdaptiveStep, MoveWatcher, OnlineAgent, SLIP, ThetaPosterior};
+
 /// An agent chosen at run time. `Send`, so that games can run on worker
 /// threads.
 pub type BoxedAgent<G> = Box<dyn Agent<G> + Send>;
@@ -153,6 +156,36 @@ fn param<T>(spec: &AgentSpec, r: Result<T, search_core::ParamError>) -> Result<T
     r.map_err(|e| SpecError::new(spec, e.to_string()))
 }
 
+/// Reads a `boltzmann` spec's distribution: `theta` (required) and at most
+/// one of `cap` (a hard cap) and `softcap` (`cap·tanh(v/cap)`, see
+/// [`ScoreCap`](search_core::policy::ScoreCap)). Shared by every reader of
+/// `boltzmann` specs (the chess engine's strength setting too), so that a
+/// spec means the same everywhere.
+///
+/// ```
+/// use strength::agents::read_softmax;
+/// use strength::spec::AgentSpec;
+/// use search_core::policy::ScoreCap;
+/// let spec: AgentSpec = "boltzmann:depth=2,theta=0.01,softcap=1000".parse()?;
+/// let d = read_softmax(&mut spec.reader(), &spec)?;
+/// assert_eq!((d.theta(), d.score_cap()), (0.01, Some(ScoreCap::Soft(1000.0))));
+/// let both: AgentSpec = "boltzmann:depth=2,theta=0.01,cap=5,softcap=5".parse()?;
+/// assert!(read_softmax(&mut both.reader(), &both).is_err());
+/// # Ok::<(), strength::spec::SpecError>(())
+/// ```
+pub fn read_softmax(r: &mut SpecReader<'_>, spec: &AgentSpec) -> Result<Softmax, SpecError> {
+    let theta: f64 = r.require("theta")?;
+    let cap: Option<f64> = r.take("cap")?;
+    let softcap: Option<f64> = r.take("softcap")?;
+    let dist = param(spec, Softmax::new(theta))?;
+    match (cap, softcap) {
+        (Some(_), Some(_)) => Err(SpecError::new(spec, "give `cap` (hard) or `softcap`, not both")),
+        (Some(c), None) => param(spec, dist.with_cap(c)),
+        (None, Some(c)) => param(spec, dist.with_soft_cap(c)),
+        (None, None) => Ok(dist),
+    }
+}
+
 impl<G, E> AgentFactory<G> for StandardAgents<E>
 where
     G: Game + Send + 'static,
@@ -177,13 +210,8 @@ where
             }
             "boltzmann" => {
                 let limits = limits(&mut r, spec)?;
-                let theta: f64 = r.require("theta")?;
-                let cap: Option<f64> = r.take("cap")?;
-                r.finish(&["depth", "nodes", "theta", "cap"])?;
-                let mut dist = param(spec, Softmax::new(theta))?;
-                if let Some(c) = cap {
-                    dist = param(spec, dist.with_cap(c))?;
-                }
+                let dist = read_softmax(&mut r, spec)?;
+                r.finish(&["depth", "nodes", "theta", "cap", "softcap"])?;
                 let opts = Options::recommended::<G, Minimax, E>(&eval)
                     .with_table_mib(table)
                     .with_aspiration(None)
@@ -223,6 +251,7 @@ where
                 let setting = dial.setting(elo).map_err(|e| SpecError::new(spec, e.to_string()))?;
                 return self.build(&setting);
             }
+            "aware" | "online" | "adaptive" => return modelled::build(self, spec),
             _ => return Ok(None),
         };
         Ok(Some(agent))
@@ -240,6 +269,7 @@ where
         .into_iter()
         .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect();
+        v.extend(modelled::kinds(self.dial.is_some()));
         if let Some(d) = &self.dial {
             let (lo, hi) = d.range();
             v.push(("elo:X".into(), format!("the strength dial, X from {lo:.0} to {hi:.0}")));

@@ -247,6 +247,42 @@ fn the_cap_clamps_values() {
     assert!(p[0] == p[1] && p[1] > p[2]);
 }
 
+/// A soft cap fits the values `cap·tanh(v/cap)`, which is what a
+/// `softcap` player weighs: its own Softmax gives the fit's probabilities.
+#[test]
+fn the_soft_cap_bounds_values_smoothly() {
+    use search_core::policy::{MoveDistribution, Softmax};
+    let mut rng = Pcg64::seed_from_u64(8);
+    let mut d = player(Model::Boltzmann, 0.05).decisions(&mut rng, 200);
+    for x in d.iter_mut().step_by(7) {
+        x.values[0] = f64::INFINITY;
+        x.values[1] = f64::NEG_INFINITY;
+    }
+    let f = fit(&d, Model::Boltzmann, plain().with_soft_cap(30.0)).unwrap();
+    let bounded: Vec<Decision> = d
+        .iter()
+        .map(|x| Decision::new(x.values.iter().map(|v| 30.0 * (v / 30.0).tanh()).collect(), x.chosen))
+        .collect();
+    let g = fit(&bounded, Model::Boltzmann, plain()).unwrap();
+    assert!((f.param - g.param).abs() < 1e-9 * g.param && (f.loglik - g.loglik).abs() < 1e-9, "{f:?} {g:?}");
+    assert!((f.cap, f.soft) == (Some(30.0), true));
+    // Not the hard cap's fit, nor its fingerprint.
+    let h = fit(&d, Model::Boltzmann, plain().with_cap(30.0)).unwrap();
+    assert_ne!(f.data, h.data);
+    assert_ne!(f.loglik, h.loglik);
+    // The fitted player's probabilities are the player's own.
+    let values = [f64::INFINITY, 1e9, 40.0, 0.0, -25.0];
+    let p = f.probabilities(&values).unwrap();
+    let mut q = Vec::new();
+    Softmax::new(f.param).unwrap().with_soft_cap(30.0).unwrap().distribution(&values[1..], &mut q).unwrap();
+    let tail: f64 = p[1..].iter().sum();
+    for (x, y) in p[1..].iter().zip(&q) {
+        assert!((x / tail - y).abs() < 1e-12);
+    }
+    assert!(p[0] >= p[1] && p[1] > p[2] && p[2] > p[3]);
+    assert!(matches!(fit(&d, Model::Boltzmann, plain().with_soft_cap(-1.0)), Err(FitError::BadCap(_))));
+}
+
 #[test]
 fn noise_probabilities_match_simulation() {
     let mut rng = Pcg64::seed_from_u64(8);

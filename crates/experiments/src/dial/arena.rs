@@ -3,6 +3,7 @@
 //! openings and how a pair of games is played.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use games_chess::{ChessEval, ChessGame};
 use games_small::{Connect4, Connect4Eval, Gobang, GobangEval, TicTacToe, TicTacToeEval};
@@ -38,7 +39,7 @@ pub(crate) trait Arena: Send + Sync {
 struct GameArena<G: Game> {
     name: &'static str,
     start: G,
-    roster: Box<dyn Fn() -> Roster<G> + Send + Sync>,
+    roster: RosterMaker<G>,
     /// Parses an opening: a FEN where the game has one, else moves.
     parse: fn(&G, &str) -> Result<G, String>,
     /// Random plies of an opening, and the balance test of the result.
@@ -165,7 +166,7 @@ pub(crate) fn calibration_path(game: &str) -> PathBuf {
 }
 
 /// The committed calibration of `game`, if there is one.
-pub(crate) fn load_calibration(game: &str) -> Result<Option<Calibration>, String> {
+pub fn load_calibration(game: &str) -> Result<Option<Calibration>, String> {
     let path = calibration_path(game);
     match std::fs::read_to_string(&path) {
         Ok(text) => Calibration::from_json(&text).map(Some).map_err(|e| format!("{}: {e}", path.display())),
@@ -195,14 +196,51 @@ fn level_within<G: Game, E: Evaluator<G>>(g: &G, eval: E, depth: u32, margin: f6
     search.run(g, &Limits::depth(depth)).ok().and_then(|r| r.value).is_some_and(|v| v.abs() <= margin)
 }
 
+/// Makes a game's roster of agent kinds: the standard kinds with the game's
+/// evaluator, `elo:X` when the game is calibrated, and the game's own kinds
+/// (chess: `uci:`). One per game, shared by `match`, `calibrate` and the
+/// web app (`crates/play`); the calibration is read once, when the maker
+/// is built.
+pub type RosterMaker<G> = Arc<dyn Fn() -> Roster<G> + Send + Sync>;
+
+fn roster_maker<G, E, F>(name: &str, eval: E, table_mib: usize, extra: F) -> Result<RosterMaker<G>, String>
+where
+    G: Game + Send + 'static,
+    G::Move: Send,
+    E: Evaluator<G> + Clone + Send + Sync + 'static,
+    F: Fn(Roster<G>) -> Roster<G> + Send + Sync + 'static,
+{
+    let agents = standard::<G, E>(name, eval, table_mib)?;
+    Ok(Arc::new(move || extra(Roster::new().with(agents.clone()))))
+}
+
+/// The roster of tic-tac-toe (1 MiB tables).
+pub fn tictactoe_roster() -> Result<RosterMaker<TicTacToe>, String> {
+    roster_maker("tictactoe", TicTacToeEval::default(), 1, |r| r)
+}
+
+/// The roster of connect-4 (4 MiB tables).
+pub fn connect4_roster() -> Result<RosterMaker<Connect4>, String> {
+    roster_maker("connect4", Connect4Eval::default(), 4, |r| r)
+}
+
+/// The roster of gobang (8 MiB tables).
+pub fn gobang_roster() -> Result<RosterMaker<Gobang>, String> {
+    roster_maker("gobang", GobangEval::default(), 8, |r| r)
+}
+
+/// The roster of chess (16 MiB tables), with external engines (`uci:PATH`).
+pub fn chess_roster() -> Result<RosterMaker<ChessGame>, String> {
+    roster_maker("chess", ChessEval, 16, |r: Roster<ChessGame>| r.with(super::uci::UciAgents))
+}
+
 #[allow(clippy::too_many_arguments)]
-fn arena<G, E, F>(
+fn arena<G, E>(
     name: &'static str,
     start: G,
     parse: fn(&G, &str) -> Result<G, String>,
+    roster: Result<RosterMaker<G>, String>,
     eval: E,
-    table_mib: usize,
-    extra: F,
     opening_plies: usize,
     balance: Option<(u32, f64)>,
     max_plies: usize,
@@ -211,15 +249,13 @@ where
     G: Game + Send + Sync + 'static,
     G::Move: Send,
     E: Evaluator<G> + Clone + Send + Sync + 'static,
-    F: Fn(Roster<G>) -> Roster<G> + Send + Sync + 'static,
 {
-    let agents = standard::<G, E>(name, eval.clone(), table_mib)?;
-    let roster = move || extra(Roster::new().with(agents.clone()));
+    let roster = roster?;
     let balanced: Box<dyn Fn(&G) -> bool + Send + Sync> = match balance {
         Some((depth, margin)) => Box::new(move |g: &G| level_within(g, eval.clone(), depth, margin)),
         None => Box::new(|_: &G| true),
     };
-    Ok(Box::new(GameArena { name, start, roster: Box::new(roster), parse, opening_plies, balanced, max_plies }))
+    Ok(Box::new(GameArena { name, start, roster, parse, opening_plies, balanced, max_plies }))
 }
 
 /// The names of the games.
@@ -230,40 +266,45 @@ pub(crate) fn arena_of(game: &str) -> Result<Box<dyn Arena>, String> {
     match game {
         // One random ply: every first move of tic-tac-toe is a draw with
         // perfect play.
-        "tictactoe" => {
-            arena("tictactoe", TicTacToe::default(), parse_moves, TicTacToeEval::default(), 1, |r| r, 1, None, 9)
-        }
+        "tictactoe" => arena(
+            "tictactoe",
+            TicTacToe::default(),
+            parse_moves,
+            tictactoe_roster(),
+            TicTacToeEval::default(),
+            1,
+            None,
+            9,
+        ),
         // Four random plies, kept if a depth-6 search finds them within a
         // third of a three-in-a-row of level.
         "connect4" => arena(
             "connect4",
             Connect4::standard(),
             parse_moves,
+            connect4_roster(),
             Connect4Eval::default(),
-            4,
-            |r| r,
             4,
             Some((6, 60.0)),
             42,
         ),
         // Two stones each near the centre, kept if level at depth 2 within
         // an open three's weight.
-        "gobang" => {
-            arena("gobang", Gobang::default(), parse_moves, GobangEval::default(), 8, |r| r, 4, Some((2, 1000.0)), 225)
-        }
+        "gobang" => arena(
+            "gobang",
+            Gobang::default(),
+            parse_moves,
+            gobang_roster(),
+            GobangEval::default(),
+            4,
+            Some((2, 1000.0)),
+            225,
+        ),
         // Six random plies (UCI moves; a FEN line is accepted too), kept if
         // a depth-4 search finds them within 0.6 pawns of level.
-        "chess" => arena(
-            "chess",
-            ChessGame::startpos(),
-            parse_chess,
-            ChessEval,
-            16,
-            |r: Roster<ChessGame>| r.with(super::uci::UciAgents),
-            6,
-            Some((4, 60.0)),
-            400,
-        ),
+        "chess" => {
+            arena("chess", ChessGame::startpos(), parse_chess, chess_roster(), ChessEval, 6, Some((4, 60.0)), 400)
+        }
         _ => Err(format!("unknown game {game:?}: one of {}", GAMES.join(", "))),
     }
 }

@@ -113,7 +113,7 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
         // Values of the full game tree: win 1, draw 0, loss −1 after the cap.
         "tictactoe" => Ladder {
             curves: vec![curve("boltzmann:depth=9,cap=1", &[0.5, 1.0, 2.0, 4.0, 8.0], "alphabeta:depth=9")],
-            pairs: 1000,
+            pairs: 2000,
             quick_pairs: 25,
             held_out_pairs: 500,
             references: Vec::new(),
@@ -133,7 +133,7 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
                     )
                 })
                 .collect(),
-            pairs: 400,
+            pairs: 600,
             quick_pairs: 5,
             held_out_pairs: 200,
             references: Vec::new(),
@@ -157,13 +157,18 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
             references: Vec::new(),
             links: Vec::new(),
         },
-        // Chess values are centipawns; a cap of ten pawns.
+        // Chess values are centipawns; a soft cap of ten pawns
+        // (`1000·tanh(v/1000)`): a weak player misjudges large advantages,
+        // but a mate still looks better than a few pawns up, so a player
+        // far ahead converts instead of drifting into a draw (with a hard
+        // cap, games won on material were drawn and the strong rungs
+        // underperformed their predictions).
         "chess" => Ladder {
             curves: [1, 2, 3]
                 .iter()
                 .map(|d| {
                     curve(
-                        &format!("boltzmann:depth={d},cap=1000"),
+                        &format!("boltzmann:depth={d},softcap=1000"),
                         &[0.003, 0.01, 0.03],
                         &format!("alphabeta:depth={d}"),
                     )
@@ -189,7 +194,7 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
             },
             links: vec![
                 "alphabeta:depth=2".into(),
-                "boltzmann:depth=3,cap=1000,theta=0.03".into(),
+                "boltzmann:depth=3,softcap=1000,theta=0.03".into(),
                 "alphabeta:depth=3".into(),
             ],
         },

@@ -672,21 +672,26 @@ fn chess_records(path: &str, text: &str, who: &Selection) -> Result<(Vec<Record<
     Ok((out, without))
 }
 
-/// The calibration's curves `boltzmann:depth=D,cap=...`: `(curve, cap)`.
-fn curves_of_depth(calibration: &Calibration, depth: u32) -> Vec<(String, Option<f64>)> {
-    let mut out: Vec<(String, Option<f64>)> = Vec::new();
+/// A curve's cap: `cap=C` (hard) or `softcap=C` (soft, `true`).
+fn cap_of(spec: &AgentSpec) -> Result<Option<(f64, bool)>, ()> {
+    match (spec.get("cap"), spec.get("softcap")) {
+        (Some(x), None) => x.parse::<f64>().map(|x| Some((x, false))).map_err(|_| ()),
+        (None, Some(x)) => x.parse::<f64>().map(|x| Some((x, true))).map_err(|_| ()),
+        (None, None) => Ok(None),
+        (Some(_), Some(_)) => Err(()),
+    }
+}
+
+/// The calibration's curves `boltzmann:depth=D,[soft]cap=...`: `(curve,
+/// cap)`.
+fn curves_of_depth(calibration: &Calibration, depth: u32) -> Vec<(String, Option<(f64, bool)>)> {
+    let mut out: Vec<(String, Option<(f64, bool)>)> = Vec::new();
     for c in calibration.rungs.iter().filter_map(|r| r.curve.as_deref()) {
         let Ok(spec) = c.parse::<AgentSpec>() else { continue };
         if spec.kind() != "boltzmann" || spec.get("depth").and_then(|d| d.parse::<u32>().ok()) != Some(depth) {
             continue;
         }
-        let cap = match spec.get("cap") {
-            Some(x) => match x.parse::<f64>() {
-                Ok(x) => Some(x),
-                Err(_) => continue,
-            },
-            None => None,
-        };
+        let Ok(cap) = cap_of(&spec) else { continue };
         if !out.iter().any(|(name, _)| name == c) {
             out.push((c.to_string(), cap));
         }
@@ -757,6 +762,7 @@ fn fit_json(m: &Made, curve: Option<&str>) -> Value {
         "uninformative": f.uninformative,
         "aic": finite(f.aic),
         "cap": f.cap.map_or(Value::Null, finite),
+        "soft_cap": f.soft,
         "elo": m.elo.map_or(Value::Null, |(e, _)| finite(e)),
         "elo_ci95": m.elo.map_or(Value::Null, |(_, (lo, hi))| json!([lo.map_or(Value::Null, finite), hi.map_or(Value::Null, finite)])),
         "curve": if m.elo.is_some() { curve.map_or(Value::Null, |c| json!(c)) } else { Value::Null },
@@ -919,7 +925,7 @@ pub fn run(args: Args) -> TaskResult {
                 calibrated = true;
                 let curves = curves_of_depth(&cal, d);
                 let chosen = match args.cap {
-                    Some(c) => curves.iter().find(|(_, cap)| *cap == Some(c)).or(curves.first()),
+                    Some(c) => curves.iter().find(|(_, cap)| cap.is_some_and(|(x, _)| x == c)).or(curves.first()),
                     None => curves.first(),
                 }
                 .map(|(name, _)| name.clone());
@@ -934,10 +940,16 @@ pub fn run(args: Args) -> TaskResult {
             Err(e) => eprintln!("fit: {e}: no Elo"),
         }
     }
-    let curve_cap = dial_curve
-        .as_ref()
-        .and_then(|d| d.curve.parse::<AgentSpec>().ok().and_then(|s| s.get("cap").and_then(|c| c.parse::<f64>().ok())));
-    let cap = args.cap.or(curve_cap);
+    // The curve's cap, and its kind (soft or hard); `--cap` overrides the
+    // value, and is soft only where the curve's cap is soft.
+    let curve_cap =
+        dial_curve.as_ref().and_then(|d| d.curve.parse::<AgentSpec>().ok().and_then(|s| cap_of(&s).ok().flatten()));
+    let (cap, soft) = match (args.cap, curve_cap) {
+        (Some(c), Some((x, soft))) => (Some(c), soft && x == c),
+        (Some(c), None) => (Some(c), false),
+        (None, Some((x, soft))) => (Some(x), soft),
+        (None, None) => (None, false),
+    };
 
     // The fits: each model (with the slip if asked); with the slip, each
     // without it too, for the likelihood-ratio test.
@@ -949,7 +961,7 @@ pub fn run(args: Args) -> TaskResult {
             variants.push(true);
         }
         for slip in variants {
-            let options = FitOptions { cap, slip };
+            let options = FitOptions { cap, soft, slip };
             let f = fit(&tally.decisions, m, options).map_err(|e| format!("{path}: {e}"))?;
             let elo = match (&dial_curve, slip) {
                 (Some(d), false) => map_to_dial(&d.dial, &d.curve, &f),

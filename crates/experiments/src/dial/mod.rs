@@ -12,4 +12,5 @@ pub mod matches;
 mod report;
 mod uci;
 
+pub use arena::{RosterMaker, chess_roster, connect4_roster, gobang_roster, load_calibration, tictactoe_roster};
 pub use report::SprtSettings;

@@ -114,7 +114,7 @@ pub enum StrengthSetting {
         /// Its node limit, if any.
         nodes: Option<u64>,
     },
-    /// `boltzmann:depth=D,theta=T[,cap=C][,nodes=N]`: the softmax over the
+    /// `boltzmann:depth=D,theta=T[,cap=C|,softcap=C][,nodes=N]`: the softmax over the
     /// exact depth-`D` root values.
     Boltzmann {
         /// The search's depth `D`.
@@ -149,7 +149,6 @@ impl StrengthSetting {
             limits.validate().map_err(|e| SpecError::new(spec, e.to_string()))?;
             Ok((depth, nodes))
         };
-        let param = |e: search_core::ParamError| SpecError::new(spec, e.to_string());
         match spec.kind() {
             "random" => {
                 r.finish(&[])?;
@@ -162,13 +161,8 @@ impl StrengthSetting {
             }
             "boltzmann" => {
                 let (depth, nodes) = limits(&mut r)?;
-                let theta: f64 = r.require("theta")?;
-                let cap: Option<f64> = r.take("cap")?;
-                r.finish(&["depth", "nodes", "theta", "cap"])?;
-                let mut softmax = Softmax::new(theta).map_err(param)?;
-                if let Some(c) = cap {
-                    softmax = softmax.with_cap(c).map_err(param)?;
-                }
+                let softmax = strength::agents::read_softmax(&mut r, spec)?;
+                r.finish(&["depth", "nodes", "theta", "cap", "softcap"])?;
                 Ok(StrengthSetting::Boltzmann { depth, nodes, softmax })
             }
             other => Err(SpecError::new(spec, format!("the engine cannot play a {other:?} setting"))),
@@ -281,6 +275,8 @@ mod tests {
             "boltzmann:depth=2",
             "boltzmann:depth=2,theta=0",
             "boltzmann:depth=2,theta=1,cap=-1",
+            "boltzmann:depth=2,theta=1,softcap=0",
+            "boltzmann:depth=2,theta=1,cap=5,softcap=5",
             "boltzmann:depth=2,theta=1,nodes=0",
             "random:depth=1",
             "elo:1500",

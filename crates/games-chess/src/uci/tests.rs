@@ -712,7 +712,16 @@ fn check_limited(replies: &[String], g: &ChessGame, elo: i64) -> String {
     let mv = bestmove(replies).to_string();
     assert!(legal_uci(g, &mv), "{mv} in {replies:?}");
     let last_info = replies.iter().rev().find(|l| l.starts_with("info depth ")).expect("an info line");
-    assert!(last_info.starts_with(&format!("info depth {} ", setting.depth())), "{replies:?}");
+    // A `stop` may come before the setting's depth completes (on a loaded
+    // machine even 30 ms is short): the engine then says so and plays the
+    // best move of the last completed depth.
+    let stopped = replies.iter().any(|l| l.starts_with("info string strength: the depth") && l.contains("did not finish"));
+    let depth: u32 = last_info.split_whitespace().nth(2).and_then(|d| d.parse().ok()).expect("a depth");
+    if stopped {
+        assert!(depth <= setting.depth(), "{replies:?}");
+    } else {
+        assert_eq!(depth, setting.depth(), "{replies:?}");
+    }
     assert!(last_info.ends_with(&format!(" pv {mv}")) || last_info.contains(&format!(" pv {mv} ")), "{replies:?}");
     if setting.depth() > 0 {
         assert!(last_info.contains(" score "), "{replies:?}");

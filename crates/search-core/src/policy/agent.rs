@@ -3,14 +3,14 @@
 
 use rand::RngCore;
 
-use crate::agent::Agent;
+use crate::agent::{Agent, Choice, Thought};
 use crate::backup::rminimax::{CostModel, Rminimax, invalid_costs};
 use crate::error::{GameError, ParamError};
 use crate::eval::Evaluator;
 use crate::game::{Game, Turn};
 use crate::policy::distribution::{EpsilonGreedy, MoveDistribution, Softmax};
 use crate::rng::sample_index;
-use crate::search::{Bound, DynSearch, Limits, Options, Search};
+use crate::search::{Bound, DynSearch, Limits, Options, Search, SearchResult};
 
 /// Plays by sampling a [`MoveDistribution`] over the root move scores of a
 /// search within fixed limits. All randomness comes from the RNG passed to
@@ -68,10 +68,11 @@ impl<S, D: MoveDistribution> PolicyAgent<S, D> {
     where
         S: DynSearch<G>,
     {
-        self.fill(state).map(|moves| moves.into_iter().zip(self.probs.iter().copied()).collect())
+        self.fill(state).map(|result| result.root_moves.iter().map(|m| m.mv).zip(self.probs.iter().copied()).collect())
     }
 
-    fn fill<G: Game>(&mut self, state: &G) -> Result<Vec<G::Move>, GameError>
+    /// Searches `state` and fills `probs` with the root moves' probabilities.
+    fn fill<G: Game>(&mut self, state: &G) -> Result<SearchResult<G::Move>, GameError>
     where
         S: DynSearch<G>,
     {
@@ -90,7 +91,7 @@ impl<S, D: MoveDistribution> PolicyAgent<S, D> {
         }
         let scores: Vec<f64> = result.root_moves.iter().map(|m| m.score).collect();
         self.dist.distribution(&scores, &mut self.probs)?;
-        Ok(result.root_moves.iter().map(|m| m.mv).collect())
+        Ok(result)
     }
 }
 
@@ -100,8 +101,21 @@ impl<G: Game, S: DynSearch<G>, D: MoveDistribution> Agent<G> for PolicyAgent<S, 
     }
 
     fn choose(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<G::Move, GameError> {
-        let moves = self.fill(state)?;
-        Ok(moves[sample_index(&self.probs, rng)])
+        let result = self.fill(state)?;
+        Ok(result.root_moves[sample_index(&self.probs, rng)].mv)
+    }
+
+    fn choose_explained(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<Choice<G::Move>, GameError> {
+        let result = self.fill(state)?;
+        let mv = result.root_moves[sample_index(&self.probs, rng)].mv;
+        let thought = Thought {
+            distribution: result.root_moves.iter().map(|m| m.mv).zip(self.probs.iter().copied()).collect(),
+            scores: result.root_moves.iter().map(|m| (m.mv, m.score)).collect(),
+            value: result.value,
+            pv: result.pv,
+            stats: result.stats,
+        };
+        Ok(Choice { mv, thought: Some(thought) })
     }
 
     fn reset(&mut self) {

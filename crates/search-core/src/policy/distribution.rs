@@ -66,6 +66,58 @@ impl MoveDistribution for Greedy {
     }
 }
 
+/// How [`Softmax`] bounds move scores before weighting them: a player at a
+/// low θ should misjudge a decisive advantage about as readily as a large
+/// one, instead of never missing a forced win.
+///
+/// ```
+/// use search_core::policy::ScoreCap;
+/// let hard = ScoreCap::hard(100.0)?;
+/// assert_eq!((hard.apply(250.0), hard.apply(-1e9)), (100.0, -100.0));
+/// let soft = ScoreCap::soft(100.0)?;
+/// assert!((soft.apply(100.0) - 100.0 * 1f64.tanh()).abs() < 1e-12);
+/// assert!(soft.apply(300.0) < soft.apply(1e9) && soft.apply(1e9) <= 100.0);
+/// assert!(ScoreCap::soft(0.0).is_err() && ScoreCap::hard(f64::NAN).is_err());
+/// # Ok::<(), search_core::ParamError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ScoreCap {
+    /// Clamps to `[−cap, cap]`: every advantage of at least `cap` (a forced
+    /// win included) looks the same.
+    Hard(f64),
+    /// `cap·tanh(s/cap)`: close to `s` for small scores, strictly
+    /// increasing, tending to `±cap`. Larger advantages still look better
+    /// (a forced win better than a piece up), by less and less.
+    Soft(f64),
+}
+
+impl ScoreCap {
+    /// A hard cap. Errors unless `cap` is finite and positive.
+    pub fn hard(cap: f64) -> Result<Self, ParamError> {
+        Ok(ScoreCap::Hard(ParamError::positive("cap", cap)?))
+    }
+
+    /// A soft cap. Errors unless `cap` is finite and positive.
+    pub fn soft(cap: f64) -> Result<Self, ParamError> {
+        Ok(ScoreCap::Soft(ParamError::positive("softcap", cap)?))
+    }
+
+    /// The bound `cap` itself.
+    pub fn bound(&self) -> f64 {
+        match *self {
+            ScoreCap::Hard(c) | ScoreCap::Soft(c) => c,
+        }
+    }
+
+    /// The bounded score (infinite scores go to `±cap`).
+    pub fn apply(&self, s: f64) -> f64 {
+        match *self {
+            ScoreCap::Hard(c) => s.clamp(-c, c),
+            ScoreCap::Soft(c) => c * (s / c).tanh(),
+        }
+    }
+}
+
 /// The Boltzmann (softmax) distribution `pᵢ ∝ exp(θ sᵢ)`, computed as
 /// `exp(θ (sᵢ − max s))` so it never overflows. θ = +∞ is [`Greedy`].
 ///
@@ -75,7 +127,7 @@ impl MoveDistribution for Greedy {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Softmax {
     theta: f64,
-    cap: Option<f64>,
+    cap: Option<ScoreCap>,
 }
 
 impl Softmax {
@@ -85,11 +137,12 @@ impl Softmax {
         Ok(Softmax { theta: check_theta(theta)?, cap: None })
     }
 
-    /// Clamps every score to `[−cap, cap]` before the softmax: any advantage
-    /// of at least `cap` (a forced win included) looks the same, so a player
-    /// at a low θ can miss a win or walk into a loss as readily as it
-    /// misjudges a large advantage, instead of never doing so. Errors unless
-    /// `cap` is finite and positive.
+    /// Clamps every score to `[−cap, cap]` before the softmax
+    /// ([`ScoreCap::Hard`]): any advantage of at least `cap` (a forced win
+    /// included) looks the same, so a player at a low θ can miss a win or
+    /// walk into a loss as readily as it misjudges a large advantage,
+    /// instead of never doing so. Errors unless `cap` is finite and
+    /// positive.
     ///
     /// ```
     /// use search_core::policy::{MoveDistribution, Softmax};
@@ -98,13 +151,46 @@ impl Softmax {
     /// assert!((p[0] - p[1]).abs() < 1e-12 && p[2] > 0.05);
     /// # Ok::<(), search_core::ParamError>(())
     /// ```
-    pub fn with_cap(mut self, cap: f64) -> Result<Self, ParamError> {
-        self.cap = Some(ParamError::positive("cap", cap)?);
-        Ok(self)
+    pub fn with_cap(self, cap: f64) -> Result<Self, ParamError> {
+        Ok(self.with_score_cap(ScoreCap::hard(cap)?))
     }
 
-    /// The score cap, if any.
+    /// Bounds every score by `cap·tanh(s/cap)` before the softmax
+    /// ([`ScoreCap::Soft`]): like [`with_cap`](Softmax::with_cap) for the
+    /// size of a blunder a weak player makes, but a forced win still looks
+    /// better than a large advantage, so a player far ahead converts.
+    /// Errors unless `cap` is finite and positive.
+    ///
+    /// ```
+    /// use search_core::policy::{MoveDistribution, Softmax};
+    /// let mut p = Vec::new();
+    /// // A mate (1e6) against twelve pawns up (1200), at θ = 0.03 per centipawn.
+    /// Softmax::new(0.03)?.with_soft_cap(1000.0)?.distribution(&[1e6, 1200.0], &mut p)?;
+    /// assert!(p[0] > 0.99);
+    /// Softmax::new(0.03)?.with_cap(1000.0)?.distribution(&[1e6, 1200.0], &mut p)?;
+    /// assert_eq!(p[0], 0.5);
+    /// # Ok::<(), search_core::ParamError>(())
+    /// ```
+    pub fn with_soft_cap(self, cap: f64) -> Result<Self, ParamError> {
+        Ok(self.with_score_cap(ScoreCap::soft(cap)?))
+    }
+
+    /// Bounds every score with `cap` before the softmax.
+    pub fn with_score_cap(mut self, cap: ScoreCap) -> Self {
+        self.cap = Some(cap);
+        self
+    }
+
+    /// The hard cap's bound, if the cap is [hard](ScoreCap::Hard).
     pub fn cap(&self) -> Option<f64> {
+        match self.cap {
+            Some(ScoreCap::Hard(c)) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// How scores are bounded, if they are.
+    pub fn score_cap(&self) -> Option<ScoreCap> {
         self.cap
     }
 
@@ -123,16 +209,16 @@ impl MoveDistribution for Softmax {
             return Greedy.distribution(scores, out);
         }
         check_scores(scores, out)?;
-        let clamp = |s: f64| self.cap.map_or(s, |c| s.clamp(-c, c));
+        let bound = |s: f64| self.cap.map_or(s, |c| c.apply(s));
         if self.theta == f64::INFINITY {
-            let best = scores.iter().map(|&s| clamp(s)).fold(f64::NEG_INFINITY, f64::max);
-            let n = scores.iter().filter(|&&s| clamp(s) == best).count() as f64;
-            out.extend(scores.iter().map(|&s| if clamp(s) == best { 1.0 / n } else { 0.0 }));
+            let best = scores.iter().map(|&s| bound(s)).fold(f64::NEG_INFINITY, f64::max);
+            let n = scores.iter().filter(|&&s| bound(s) == best).count() as f64;
+            out.extend(scores.iter().map(|&s| if bound(s) == best { 1.0 / n } else { 0.0 }));
             return Ok(());
         }
         let (best, _) = best_and_count(scores);
-        let best = clamp(best);
-        out.extend(scores.iter().map(|&s| (self.theta * (clamp(s) - best)).exp()));
+        let best = bound(best);
+        out.extend(scores.iter().map(|&s| (self.theta * (bound(s) - best)).exp()));
         let total: f64 = out.iter().sum();
         out.iter_mut().for_each(|p| *p /= total);
         Ok(())
@@ -140,7 +226,8 @@ impl MoveDistribution for Softmax {
 
     fn name(&self) -> String {
         match self.cap {
-            Some(c) => format!("softmax θ={} cap={c}", self.theta),
+            Some(ScoreCap::Hard(c)) => format!("softmax θ={} cap={c}", self.theta),
+            Some(ScoreCap::Soft(c)) => format!("softmax θ={} softcap={c}", self.theta),
             None => format!("softmax θ={}", self.theta),
         }
     }

@@ -36,6 +36,6 @@ pub use agent::{
     BoltzmannAgent, EpsilonGreedyAgent, PolicyAgent, RminimaxAgent, boltzmann_agent, epsilon_greedy_agent,
     rminimax_agent,
 };
-pub use distribution::{EpsilonGreedy, Greedy, MoveDistribution, Softmax};
+pub use distribution::{EpsilonGreedy, Greedy, MoveDistribution, ScoreCap, Softmax};
 pub use path::{PathAnalysis, PathChild, PathEval, PathStats, PathValue, TIE_TOLERANCE, TreePolicy};
 pub use solve::{EXACT_TOLERANCE, PolicyFamily, check_bracket, solve_exact};

@@ -2,10 +2,10 @@
 
 use rand::RngCore;
 
-use crate::agent::Agent;
+use crate::agent::{Agent, Choice, Thought};
 use crate::error::GameError;
 use crate::game::{Game, Turn};
-use crate::search::{DynSearch, Limits};
+use crate::search::{DynSearch, Limits, SearchResult};
 
 /// Plays the best move of a search within fixed limits; exact ties among
 /// the best moves are broken uniformly at random with the agent's RNG (or
@@ -64,6 +64,23 @@ impl<S> SearchAgent<S> {
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
     }
+
+    /// The move to play and the search it came from.
+    fn pick<G: Game>(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<(G::Move, SearchResult<G::Move>), GameError>
+    where
+        S: DynSearch<G>,
+    {
+        if state.turn() == Turn::Chance {
+            return Err(GameError::ChanceNode);
+        }
+        let result = self.search.run(state, &self.limits)?;
+        let mv = if self.random_ties && result.best_moves.len() > 1 {
+            result.best_moves[rand::Rng::random_range(rng, 0..result.best_moves.len())]
+        } else {
+            result.best.ok_or(GameError::GameOver)?
+        };
+        Ok((mv, result))
+    }
 }
 
 impl<G: Game, S: DynSearch<G>> Agent<G> for SearchAgent<S> {
@@ -75,15 +92,21 @@ impl<G: Game, S: DynSearch<G>> Agent<G> for SearchAgent<S> {
     }
 
     fn choose(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<G::Move, GameError> {
-        if state.turn() == Turn::Chance {
-            return Err(GameError::ChanceNode);
-        }
-        let result = self.search.run(state, &self.limits)?;
-        if self.random_ties && result.best_moves.len() > 1 {
-            let i = rand::Rng::random_range(rng, 0..result.best_moves.len());
-            return Ok(result.best_moves[i]);
-        }
-        result.best.ok_or(GameError::GameOver)
+        self.pick(state, rng).map(|(mv, _)| mv)
+    }
+
+    fn choose_explained(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<Choice<G::Move>, GameError> {
+        let (mv, result) = self.pick(state, rng)?;
+        let ties = if self.random_ties { result.best_moves.clone() } else { vec![mv] };
+        let p = 1.0 / ties.len() as f64;
+        let thought = Thought {
+            distribution: ties.into_iter().map(|m| (m, p)).collect(),
+            scores: result.root_moves.iter().map(|m| (m.mv, m.score)).collect(),
+            value: result.value,
+            pv: result.pv,
+            stats: result.stats,
+        };
+        Ok(Choice { mv, thought: Some(thought) })
     }
 
     fn reset(&mut self) {

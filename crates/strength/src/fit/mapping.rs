@@ -64,11 +64,13 @@ pub fn map_to_dial(dial: &Dial, curve: &str, fit: &Fit) -> Option<(f64, Interval
     }
     let spec: AgentSpec = curve.parse().ok()?;
     let name = spec.to_string();
-    let cap = match spec.get("cap") {
-        Some(c) => Some(c.parse::<f64>().ok()?),
-        None => None,
+    let (cap, soft) = match (spec.get("cap"), spec.get("softcap")) {
+        (Some(c), None) => (Some(c.parse::<f64>().ok()?), false),
+        (None, Some(c)) => (Some(c.parse::<f64>().ok()?), true),
+        (None, None) => (None, false),
+        (Some(_), Some(_)) => return None,
     };
-    if cap != fit.cap {
+    if cap != fit.cap || (cap.is_some() && soft != fit.soft) {
         return None;
     }
     dial.rating_of(&name, 0.0)?;

@@ -77,6 +77,7 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
+use search_core::policy::ScoreCap;
 
 mod compare;
 mod mapping;
@@ -183,6 +184,10 @@ pub struct FitOptions {
     /// Clamp every value to `[−cap, cap]` first (the dial's Boltzmann
     /// players' `cap`); infinite values are then allowed.
     pub cap: Option<f64>,
+    /// The cap is soft: values become `cap·tanh(v/cap)` instead of being
+    /// clamped (the players' `softcap`, see
+    /// [`ScoreCap`](search_core::policy::ScoreCap)).
+    pub soft: bool,
     /// Fit a mixture with a uniformly random slip rate too.
     pub slip: bool,
 }
@@ -191,7 +196,22 @@ impl FitOptions {
     /// With values clamped to `[−cap, cap]`.
     pub fn with_cap(mut self, cap: f64) -> Self {
         self.cap = Some(cap);
+        self.soft = false;
         self
+    }
+
+    /// With values bounded by `cap·tanh(v/cap)` (a `softcap` player's).
+    pub fn with_soft_cap(mut self, cap: f64) -> Self {
+        self.cap = Some(cap);
+        self.soft = true;
+        self
+    }
+
+    /// The cap as the players' [`ScoreCap`](search_core::policy::ScoreCap).
+    ///
+    /// Errors: a cap that is not positive and finite.
+    pub fn score_cap(&self) -> Result<Option<ScoreCap>, FitError> {
+        score_cap(self.cap, self.soft)
     }
 
     /// With a slip rate.
@@ -225,8 +245,10 @@ pub struct Fit {
     pub slip: Option<f64>,
     /// Akaike's information criterion, `2k − 2ℓ` (`k` = [`params`](Self::params)).
     pub aic: f64,
-    /// The cap the values were clamped to.
+    /// The cap the values were bounded with.
     pub cap: Option<f64>,
+    /// Whether that cap was soft (`cap·tanh(v/cap)`).
+    pub soft: bool,
     /// A fingerprint of the decisions and cap fitted, so that [`compare`]
     /// can refuse fits of different data.
     pub data: u64,
@@ -266,8 +288,8 @@ impl Fit {
     /// Errors as [`Model::probabilities`], and on an infinite value without
     /// a cap.
     pub fn probabilities(&self, values: &[f64]) -> Result<Vec<f64>, FitError> {
-        let capped: Vec<f64> = match self.cap {
-            Some(c) => values.iter().map(|v| if v.is_nan() { *v } else { v.clamp(-c, c) }).collect(),
+        let capped: Vec<f64> = match score_cap(self.cap, self.soft)? {
+            Some(c) => values.iter().map(|v| if v.is_nan() { *v } else { c.apply(*v) }).collect(),
             None => values.to_vec(),
         };
         let mut p = self.model.probabilities(&capped, self.param)?;
@@ -319,19 +341,23 @@ impl Fnv {
     }
 }
 
+/// A cap and its kind as a [`ScoreCap`].
+fn score_cap(cap: Option<f64>, soft: bool) -> Result<Option<ScoreCap>, FitError> {
+    cap.map(|c| if soft { ScoreCap::soft(c) } else { ScoreCap::hard(c) }.map_err(|_| FitError::BadCap(c))).transpose()
+}
+
 /// Checks the decisions and groups the informative ones: the data, the
 /// number of uninformative decisions, and the fingerprint.
-fn prepare(decisions: &[Decision], cap: Option<f64>) -> Result<(Data, usize, u64), FitError> {
-    if let Some(c) = cap
-        && !(c.is_finite() && c > 0.0)
-    {
-        return Err(FitError::BadCap(c));
-    }
+fn prepare(decisions: &[Decision], options: &FitOptions) -> Result<(Data, usize, u64), FitError> {
+    let cap = options.score_cap()?;
     if decisions.is_empty() {
         return Err(FitError::Empty);
     }
     let mut hash = Fnv::new();
-    hash.add(cap.map_or(u64::MAX, f64::to_bits));
+    hash.add(options.cap.map_or(u64::MAX, f64::to_bits));
+    if options.soft {
+        hash.add(1);
+    }
     let mut rows = Vec::new();
     let mut uninformative = 0;
     for (i, d) in decisions.iter().enumerate() {
@@ -345,7 +371,7 @@ fn prepare(decisions: &[Decision], cap: Option<f64>) -> Result<(Data, usize, u64
         hash.add(d.chosen as u64);
         d.values.iter().for_each(|v| hash.add(v.to_bits()));
         let values: Vec<f64> = match cap {
-            Some(c) => d.values.iter().map(|v| v.clamp(-c, c)).collect(),
+            Some(c) => d.values.iter().map(|&v| c.apply(v)).collect(),
             None => d.values.clone(),
         };
         let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -385,7 +411,7 @@ fn prepare(decisions: &[Decision], cap: Option<f64>) -> Result<(Data, usize, u64
 /// # Ok::<(), strength::fit::FitError>(())
 /// ```
 pub fn fit(decisions: &[Decision], model: Model, options: FitOptions) -> Result<Fit, FitError> {
-    let (data, uninformative, hash) = prepare(decisions, options.cap)?;
+    let (data, uninformative, hash) = prepare(decisions, &options)?;
     let moves = data.situations.iter().map(|s| s.weight).sum::<f64>() as usize;
     let est = Profile::new(&data, model, options.slip).estimate();
     let param = |u: f64| model.param_at(u, data.scale);
@@ -400,6 +426,7 @@ pub fn fit(decisions: &[Decision], model: Model, options: FitOptions) -> Result<
         slip: options.slip.then_some(est.best.slip),
         aic: 2.0 * k - 2.0 * est.best.loglik,
         cap: options.cap,
+        soft: options.soft,
         data: hash,
     })
 }

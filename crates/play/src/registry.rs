@@ -1,0 +1,262 @@
+//! The games the server offers, their rosters of agent kinds (shared with
+//! `cargo xtask match`, from `experiments::dial`), the opponent presets the
+//! page offers, and the budget every search gets.
+
+use experiments::dial::{
+    RosterMaker, chess_roster, connect4_roster, gobang_roster, load_calibration, tictactoe_roster,
+};
+use games_chess::ChessGame;
+use games_small::{Connect4, Gobang, TicTacToe};
+use search_core::Player;
+use serde::Serialize;
+use strength::dial::{Calibration, Dial};
+use strength::spec::AgentSpec;
+
+use crate::error::ApiError;
+use crate::games::UiGame;
+use crate::session::{Play, Setup, Typed};
+
+/// The longest agent spec accepted.
+const MAX_SPEC_LEN: usize = 200;
+
+/// The kinds whose searches take a `nodes=N` budget.
+const BUDGETED: [&str; 5] = ["alphabeta", "boltzmann", "rminimax", "epsilon", "iom"];
+
+/// One opponent the page's menu offers.
+#[derive(Debug, Clone, Serialize)]
+pub struct Preset {
+    /// The agent spec.
+    pub spec: String,
+    /// What it is, in words.
+    pub label: String,
+}
+
+/// A game as `GET /api/info` describes it.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameInfo {
+    /// The API name (`connect4`).
+    pub name: &'static str,
+    /// The display name.
+    pub title: &'static str,
+    /// The dial's range `[low, high]` when the game is calibrated.
+    pub dial: Option<[f64; 2]>,
+    /// The default opponent.
+    pub default: String,
+    /// The menu of opponents.
+    pub presets: Vec<Preset>,
+    /// Every agent kind the server accepts: `(synopsis, description)`.
+    pub kinds: Vec<(String, String)>,
+}
+
+/// The four games' rosters and menus.
+pub(crate) struct Registry {
+    tictactoe: RosterMaker<TicTacToe>,
+    connect4: RosterMaker<Connect4>,
+    gobang: RosterMaker<Gobang>,
+    chess: RosterMaker<ChessGame>,
+    pub(crate) infos: Vec<GameInfo>,
+    max_nodes: u64,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registry").field("games", &self.infos.len()).field("max_nodes", &self.max_nodes).finish()
+    }
+}
+
+/// Ratings for the dial's menu: spread over its range, with 800 and 1800
+/// when inside it, rounded to 50.
+fn dial_levels(low: f64, high: f64) -> Vec<f64> {
+    let mut v: Vec<f64> = [0.1, 0.3, 0.5, 0.7, 0.9]
+        .iter()
+        .map(|f| ((low + f * (high - low)) / 50.0).round() * 50.0)
+        .chain([800.0, 1800.0])
+        .filter(|&x| x >= low && x <= high)
+        .collect();
+    v.sort_by(f64::total_cmp);
+    v.dedup();
+    v
+}
+
+/// One Boltzmann rung per calibrated curve (the one with the median θ),
+/// labelled with its rating.
+fn boltzmann_presets(c: &Calibration) -> Vec<Preset> {
+    let mut curves: Vec<&str> = c.rungs.iter().filter_map(|r| r.curve.as_deref()).collect();
+    curves.dedup();
+    curves
+        .into_iter()
+        .filter(|curve| curve.starts_with("boltzmann"))
+        .filter_map(|curve| {
+            let rungs: Vec<_> = c
+                .rungs
+                .iter()
+                .filter(|r| r.curve.as_deref() == Some(curve) && r.theta.is_some_and(|t| t.is_finite() && t > 0.0))
+                .collect();
+            let r = rungs.get(rungs.len() / 2)?;
+            Some(Preset { spec: r.spec.clone(), label: format!("Boltzmann {} (rated {:.0})", r.spec, r.rating) })
+        })
+        .collect()
+}
+
+fn info(
+    name: &'static str,
+    title: &'static str,
+    kinds: Vec<(String, String)>,
+    depths: &[u32],
+    rminimax_depth: u32,
+) -> Result<GameInfo, String> {
+    let calibration = load_calibration(name)?;
+    let dial = match &calibration {
+        Some(c) => Some(Dial::new(c.clone()).map_err(|e| format!("{name}: {e}"))?.range()),
+        None => None,
+    };
+    let mut presets = Vec::new();
+    if let Some((low, high)) = dial {
+        for x in dial_levels(low, high) {
+            presets.push(Preset { spec: format!("elo:{x:.0}"), label: format!("strength dial, Elo {x:.0}") });
+        }
+    }
+    for &d in depths {
+        presets.push(Preset { spec: format!("alphabeta:depth={d}"), label: format!("alpha-beta, depth {d}") });
+    }
+    if let Some(c) = &calibration {
+        presets.extend(boltzmann_presets(c));
+    }
+    presets.push(Preset {
+        spec: format!("rminimax:depth={rminimax_depth},theta=0.5"),
+        label: format!("Rminimax θ = 0.5, depth {rminimax_depth}"),
+    });
+    presets.push(Preset { spec: "random".into(), label: "random legal moves".into() });
+    // The default: the dial's middle level, else the shallowest alpha-beta.
+    let levels = presets.iter().filter(|p| p.spec.starts_with("elo:")).count();
+    let default = presets[levels / 2].spec.clone();
+    let kinds = kinds.into_iter().filter(|k| !k.0.starts_with("uci")).collect();
+    Ok(GameInfo { name, title, dial: dial.map(|(a, b)| [a, b]), default, presets, kinds })
+}
+
+impl Registry {
+    /// Loads the rosters (and the committed calibrations) of every game.
+    pub(crate) fn load(max_nodes: u64) -> Result<Self, String> {
+        let tictactoe = tictactoe_roster()?;
+        let connect4 = connect4_roster()?;
+        let gobang = gobang_roster()?;
+        let chess = chess_roster()?;
+        let infos = vec![
+            info("tictactoe", "Tic-tac-toe", tictactoe().kinds(), &[1, 2, 9], 9)?,
+            info("connect4", "Connect-4", connect4().kinds(), &[2, 4, 6, 8], 6)?,
+            info("gobang", "Gobang 15×15", gobang().kinds(), &[2, 3, 4], 2)?,
+            info("chess", "Chess", chess().kinds(), &[2, 3, 4, 5], 3)?,
+        ];
+        Ok(Registry { tictactoe, connect4, gobang, chess, infos, max_nodes })
+    }
+
+    /// The spec the engine will run for `text`: `nodes=` added (or checked)
+    /// on the searching kinds; `uci:` refused (it would start a program the
+    /// request names).
+    pub(crate) fn budgeted(&self, text: &str) -> Result<String, ApiError> {
+        if text.len() > MAX_SPEC_LEN {
+            return Err(ApiError::Unprocessable(format!("agent spec longer than {MAX_SPEC_LEN} bytes")));
+        }
+        let spec: AgentSpec =
+            text.parse().map_err(|e: strength::spec::SpecError| ApiError::Unprocessable(e.to_string()))?;
+        if spec.kind() == "uci" {
+            return Err(ApiError::Unprocessable(
+                "uci: engines are not offered by the web app (the spec would name a program to run)".into(),
+            ));
+        }
+        if !BUDGETED.contains(&spec.kind()) {
+            return Ok(spec.to_string());
+        }
+        match spec.get("nodes").map(str::parse::<u64>) {
+            None => Ok(spec.with("nodes", self.max_nodes).to_string()),
+            Some(Ok(n)) if n > self.max_nodes => Err(ApiError::Unprocessable(format!(
+                "agent spec {text:?}: nodes={n} is over this server's budget of {} nodes a move",
+                self.max_nodes
+            ))),
+            Some(_) => Ok(spec.to_string()),
+        }
+    }
+
+    /// A new session of `game` (422 for an unknown game, a bad spec, a bad
+    /// position or move line).
+    pub(crate) fn create(&self, game: &str, setup: Setup) -> Result<Box<dyn Play>, ApiError> {
+        fn make<G: UiGame>(roster: &RosterMaker<G>, setup: Setup) -> Result<Box<dyn Play>, ApiError>
+        where
+            G::Move: Send + Sync,
+        {
+            // Building the agent checks the spec (and allocates its table once).
+            roster().build(&setup.spec).map_err(|e| {
+                let asked = crate::api::shorten(&setup.opponent);
+                ApiError::Unprocessable(format!("agent spec {asked:?}: {}", e.message))
+            })?;
+            Ok(Box::new(Typed::new(roster.clone(), setup)?))
+        }
+        match game {
+            "tictactoe" => make(&self.tictactoe, setup),
+            "connect4" => make(&self.connect4, setup),
+            "gobang" => make(&self.gobang, setup),
+            "chess" => make(&self.chess, setup),
+            _ => Err(ApiError::Unprocessable(format!(
+                "unknown game {:?}: one of tictactoe, connect4, gobang, chess",
+                crate::api::shorten(game)
+            ))),
+        }
+    }
+
+    /// The default opponent of `game`.
+    pub(crate) fn default_opponent(&self, game: &str) -> Option<String> {
+        self.infos.iter().find(|i| i.name == game).map(|i| i.default.clone())
+    }
+}
+
+/// Which side a string names.
+pub(crate) fn side(text: &str) -> Option<Player> {
+    match text {
+        "first" => Some(Player::First),
+        "second" => Some(Player::Second),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_get_a_node_budget() {
+        let r = Registry::load(1000).unwrap();
+        assert_eq!(r.budgeted("alphabeta:depth=3").unwrap(), "alphabeta:depth=3,nodes=1000");
+        assert_eq!(r.budgeted("alphabeta:depth=3,nodes=10").unwrap(), "alphabeta:depth=3,nodes=10");
+        assert!(r.budgeted("alphabeta:depth=3,nodes=10000").is_err());
+        assert_eq!(r.budgeted("random").unwrap(), "random");
+        assert!(r.budgeted("uci:/bin/sh").is_err());
+        assert!(r.budgeted(",,").is_err());
+    }
+
+    #[test]
+    fn every_preset_builds() {
+        let r = Registry::load(100_000).unwrap();
+        for info in &r.infos {
+            assert!(info.presets.len() >= 4, "{}", info.name);
+            for p in &info.presets {
+                let spec = r.budgeted(&p.spec).unwrap();
+                let setup = Setup {
+                    opponent: p.spec.clone(),
+                    spec,
+                    human: Player::First,
+                    seed: 1,
+                    position: None,
+                    moves: None,
+                };
+                r.create(info.name, setup).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn dial_levels_are_inside_the_range() {
+        let v = dial_levels(0.0, 2000.0);
+        assert!(v.contains(&800.0) && v.contains(&1800.0) && v.contains(&1000.0));
+        assert!(dial_levels(0.0, 700.0).iter().all(|&x| x <= 700.0));
+    }
+}

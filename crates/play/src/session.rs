@@ -1,0 +1,431 @@
+//! One game against the engine: its moves, the engine's spec and seed, and
+//! the engine's reply (computed off the async executor).
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Instant;
+
+use experiments::dial::RosterMaker;
+use search_core::rng::{self, derive_seed};
+use search_core::{Game, Outcome, Player, RngExt, Status, Turn};
+use serde::Serialize;
+
+use crate::error::ApiError;
+use crate::games::{Board, ExportHeader, UiGame};
+
+/// The engine's answer to a position: its move and what it thought.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reply {
+    /// The move played, in the game's notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The position's value for the engine (the side that moved), in the
+    /// evaluator's units, if its search finished an iteration.
+    pub value: Option<f64>,
+    /// The principal variation, from the engine's move on.
+    pub pv: Vec<String>,
+    /// The moves it could have played with their probabilities (the
+    /// distribution it sampled from), most likely first.
+    pub distribution: Vec<MoveProbability>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The depth of the last completed iteration.
+    pub depth: u32,
+    /// Wall-clock time of the choice, in milliseconds.
+    pub ms: f64,
+    /// Set when the engine could not choose (its search found no move
+    /// within its budget) and a random legal move was played instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A move and its probability.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MoveProbability {
+    /// The move, in the game's notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Its probability.
+    pub p: f64,
+}
+
+/// A session's state as the API shows it (without the session id).
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct StateView {
+    pub(crate) game: &'static str,
+    pub(crate) opponent: String,
+    pub(crate) spec: String,
+    pub(crate) human: &'static str,
+    pub(crate) seed: u64,
+    pub(crate) moves: Vec<String>,
+    pub(crate) to_move: &'static str,
+    pub(crate) status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) detail: Option<String>,
+    pub(crate) legal: Vec<String>,
+    pub(crate) board: Board,
+    pub(crate) last_move: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) start_fen: Option<String>,
+    pub(crate) reply: Option<Reply>,
+}
+
+/// An export of a game.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Export {
+    pub(crate) game: &'static str,
+    /// `pgn` (chess) or `moves`.
+    pub(crate) format: &'static str,
+    /// The exported text.
+    pub(crate) text: String,
+    /// The move line (for chess, UCI moves), which `POST /api/games`
+    /// accepts back as `moves`.
+    pub(crate) moves: String,
+    /// Chess: the start position's FEN, which `POST /api/games` accepts
+    /// back as `position`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) position: Option<String>,
+}
+
+/// What the engine's search computed, to be applied to the session: the
+/// index of its move among the legal moves (in generation order) and the
+/// reply.
+#[derive(Debug)]
+pub(crate) struct EngineOutput {
+    pub(crate) ply: usize,
+    pub(crate) index: usize,
+    pub(crate) reply: Reply,
+}
+
+/// A search to run off the executor.
+pub(crate) type EngineJob = Box<dyn FnOnce() -> EngineOutput + Send>;
+
+/// A game session, whatever the game.
+pub(crate) trait Play: Send {
+    /// The state.
+    fn view(&self) -> StateView;
+    /// Whether the engine is to move in an ongoing game.
+    fn engine_to_move(&self) -> bool;
+    /// Plays the human's move.
+    fn human_move(&mut self, text: &str) -> Result<(), ApiError>;
+    /// The engine's search of the current position.
+    fn engine_job(&self) -> EngineJob;
+    /// Applies the engine's move (if the position did not change since the
+    /// job was made).
+    fn apply_engine(&mut self, out: EngineOutput) -> Result<(), ApiError>;
+    /// Takes back moves to the human's previous turn.
+    fn undo(&mut self) -> Result<(), ApiError>;
+    /// The export.
+    fn export(&self) -> Export;
+}
+
+/// How a session starts.
+#[derive(Debug)]
+pub(crate) struct Setup {
+    pub(crate) opponent: String,
+    pub(crate) spec: String,
+    pub(crate) human: Player,
+    pub(crate) seed: u64,
+    pub(crate) position: Option<String>,
+    pub(crate) moves: Option<String>,
+}
+
+/// A session of game `G`.
+pub(crate) struct Typed<G: UiGame>
+where
+    G::Move: Send + Sync,
+{
+    roster: RosterMaker<G>,
+    opponent: String,
+    spec: String,
+    human: Player,
+    seed: u64,
+    start: G,
+    current: G,
+    moves: Vec<G::Move>,
+    reply: Option<Reply>,
+}
+
+fn legal<G: Game>(g: &G) -> Vec<G::Move> {
+    let mut v = Vec::new();
+    match g.generate(&mut v) {
+        Status::Ongoing => v,
+        Status::Over(_) => Vec::new(),
+    }
+}
+
+/// The words of a move line, without PGN move numbers, comments-free
+/// result markers and check signs' absence mattering.
+fn line_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split_whitespace().filter_map(|w| {
+        // `12.e4` or `12...` or `12.`: drop the number.
+        let w = match w.find('.') {
+            Some(i) if i > 0 && w[..i].bytes().all(|b| b.is_ascii_digit()) => w[i..].trim_start_matches('.'),
+            _ => w,
+        };
+        (!w.is_empty() && !matches!(w, "1-0" | "0-1" | "1/2-1/2" | "*")).then_some(w)
+    })
+}
+
+/// Parses one move typed by a user: in the game's notation and legal in `g`.
+fn parse_legal<G: Game>(g: &G, text: &str) -> Result<G::Move, String> {
+    let mv = g.parse_move(text).map_err(|e| e.to_string())?;
+    if legal(g).contains(&mv) { Ok(mv) } else { Err(format!("{text} is not a legal move here")) }
+}
+
+impl<G: UiGame> Typed<G>
+where
+    G::Move: Send + Sync,
+{
+    /// A new session; errors are about the position or the move line.
+    pub(crate) fn new(roster: RosterMaker<G>, setup: Setup) -> Result<Self, ApiError> {
+        let start = match setup.position.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
+            None => G::start(),
+            Some(text) => match G::parse_position(text) {
+                Some(Ok(g)) => g,
+                Some(Err(e)) => return Err(ApiError::Unprocessable(format!("position: {e}"))),
+                None => {
+                    return Err(ApiError::Unprocessable(format!(
+                        "{} has no position format: give a move line as `moves`",
+                        G::NAME
+                    )));
+                }
+            },
+        };
+        if matches!(start.turn(), Turn::Chance) {
+            return Err(ApiError::Unprocessable("the position is a chance node".into()));
+        }
+        let mut s = Typed {
+            roster,
+            opponent: setup.opponent,
+            spec: setup.spec,
+            human: setup.human,
+            seed: setup.seed,
+            current: start.clone(),
+            start,
+            moves: Vec::new(),
+            reply: None,
+        };
+        for word in line_words(setup.moves.as_deref().unwrap_or("")) {
+            let mv = parse_legal(&s.current, word).map_err(|e| ApiError::Unprocessable(format!("moves: {e}")))?;
+            s.push(mv);
+        }
+        Ok(s)
+    }
+
+    fn push(&mut self, mv: G::Move) {
+        self.current.play(mv);
+        self.moves.push(mv);
+    }
+
+    fn side_to_move(&self) -> Option<Player> {
+        self.current.turn().player()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        match self.current.status() {
+            Status::Ongoing => None,
+            Status::Over(o) => Some(o),
+        }
+    }
+
+    fn check_ongoing(&self) -> Result<(), ApiError> {
+        match self.outcome() {
+            None => Ok(()),
+            Some(_) => Err(ApiError::Conflict("the game is over".into())),
+        }
+    }
+}
+
+impl<G: UiGame> Play for Typed<G>
+where
+    G::Move: Send + Sync,
+{
+    fn view(&self) -> StateView {
+        let status = match self.outcome() {
+            None => "ongoing",
+            Some(Outcome::Win(p)) if p == self.human => "human_won",
+            Some(Outcome::Win(_)) => "engine_won",
+            Some(_) => "draw",
+        };
+        let mut g = self.start.clone();
+        let mut moves = Vec::with_capacity(self.moves.len());
+        for &mv in &self.moves {
+            moves.push(g.move_string(mv));
+            g.play(mv);
+        }
+        let legal = legal(&self.current).into_iter().map(|m| self.current.move_string(m)).collect();
+        let start_fen = self.start.board().fen;
+        StateView {
+            game: G::NAME,
+            opponent: self.opponent.clone(),
+            spec: self.spec.clone(),
+            human: match self.human {
+                Player::First => "first",
+                Player::Second => "second",
+            },
+            seed: self.seed,
+            last_move: moves.last().cloned(),
+            moves,
+            to_move: if self.side_to_move() == Some(self.human) { "human" } else { "engine" },
+            status,
+            detail: self.current.end_detail(),
+            legal,
+            board: self.current.board(),
+            start_fen,
+            reply: self.reply.clone(),
+        }
+    }
+
+    fn engine_to_move(&self) -> bool {
+        self.outcome().is_none() && self.side_to_move() == Some(self.human.opponent())
+    }
+
+    fn human_move(&mut self, text: &str) -> Result<(), ApiError> {
+        self.check_ongoing()?;
+        if self.side_to_move() != Some(self.human) {
+            return Err(ApiError::Conflict("not your turn: the engine is to move".into()));
+        }
+        let mv = parse_legal(&self.current, text).map_err(ApiError::Conflict)?;
+        self.push(mv);
+        self.reply = None;
+        Ok(())
+    }
+
+    fn engine_job(&self) -> EngineJob {
+        let state = self.current.clone();
+        let roster = self.roster.clone();
+        let spec = self.spec.clone();
+        let ply = self.moves.len();
+        let seed = derive_seed(self.seed, ply as u64);
+        Box::new(move || think(&state, &roster, &spec, seed, ply))
+    }
+
+    fn apply_engine(&mut self, out: EngineOutput) -> Result<(), ApiError> {
+        if out.ply != self.moves.len() || !self.engine_to_move() {
+            return Err(ApiError::Conflict("the position changed during the search".into()));
+        }
+        let moves = legal(&self.current);
+        let mv = *moves.get(out.index).ok_or_else(|| ApiError::Conflict("the engine's move is gone".into()))?;
+        self.push(mv);
+        self.reply = Some(out.reply);
+        Ok(())
+    }
+
+    fn undo(&mut self) -> Result<(), ApiError> {
+        // The last earlier position with the human to move.
+        let mut g = self.start.clone();
+        let mut target = None;
+        for (k, &mv) in self.moves.iter().enumerate() {
+            if g.turn().player() == Some(self.human) {
+                target = Some(k);
+            }
+            g.play(mv);
+        }
+        let k = target.ok_or_else(|| ApiError::Conflict("nothing to undo".into()))?;
+        let mut g = self.start.clone();
+        for &mv in &self.moves[..k] {
+            g.play(mv);
+        }
+        self.moves.truncate(k);
+        self.current = g;
+        self.reply = None;
+        Ok(())
+    }
+
+    fn export(&self) -> Export {
+        let header = ExportHeader { human: self.human, engine: &self.spec, outcome: self.outcome() };
+        let (format, text) = G::export(&self.start, &self.moves, &header);
+        let moves = crate::games::move_line(&self.start, &self.moves);
+        let position = self.start.board().fen;
+        Export { game: G::NAME, format, text, moves, position }
+    }
+}
+
+/// Runs the engine on `state`: builds the agent from `spec` (afresh, so
+/// that its reply depends only on the position, the spec and the seed) and
+/// asks it for an explained choice. Never fails and never panics: when the
+/// agent cannot choose, a random legal move is played and the reply says so.
+fn think<G: UiGame>(state: &G, roster: &RosterMaker<G>, spec: &str, seed: u64, ply: usize) -> EngineOutput
+where
+    G::Move: Send + Sync,
+{
+    let moves = legal(state);
+    let mut rng = rng::seeded(seed);
+    let begin = Instant::now();
+    let choice = catch_unwind(AssertUnwindSafe(|| {
+        let mut agent = roster().build(spec).map_err(|e| e.to_string())?;
+        let mut g = state.clone();
+        g.mark_search_root();
+        agent.choose_explained(&g, &mut rng).map_err(|e| e.to_string())
+    }));
+    let ms = begin.elapsed().as_secs_f64() * 1000.0;
+    let choice = match choice {
+        Ok(Ok(c)) => moves.iter().position(|&m| m == c.mv).map(|i| (i, c)).ok_or_else(|| "an illegal move".to_string()),
+        Ok(Err(e)) => Err(e),
+        Err(_) => Err("a panic in the search".to_string()),
+    };
+    let (index, reply) = match choice {
+        Ok((index, c)) => {
+            let t = c.thought;
+            let mut distribution: Vec<MoveProbability> = t
+                .as_ref()
+                .map(|t| t.distribution.iter().map(|&(m, p)| MoveProbability { mv: state.move_string(m), p }).collect())
+                .unwrap_or_else(|| vec![MoveProbability { mv: state.move_string(c.mv), p: 1.0 }]);
+            distribution.sort_by(|a, b| b.p.total_cmp(&a.p));
+            let mut pv = Vec::new();
+            let mut g = state.clone();
+            for &m in t.as_ref().map_or(&[][..], |t| &t.pv[..]) {
+                if !legal(&g).contains(&m) {
+                    break;
+                }
+                pv.push(g.move_string(m));
+                g.play(m);
+            }
+            if pv.first() != Some(&state.move_string(c.mv)) {
+                pv.clear();
+                pv.push(state.move_string(c.mv));
+            }
+            let reply = Reply {
+                mv: state.move_string(c.mv),
+                value: t.as_ref().and_then(|t| t.value).filter(|v| v.is_finite()),
+                pv,
+                distribution,
+                nodes: t.as_ref().map_or(0, |t| t.stats.nodes),
+                depth: t.as_ref().map_or(0, |t| t.stats.depth),
+                ms,
+                note: None,
+            };
+            (index, reply)
+        }
+        Err(why) => {
+            let index = rng.random_range(0..moves.len().max(1));
+            let mv = moves.get(index).map(|&m| state.move_string(m)).unwrap_or_default();
+            let p = 1.0 / moves.len().max(1) as f64;
+            let reply = Reply {
+                mv: mv.clone(),
+                value: None,
+                pv: vec![mv],
+                distribution: moves.iter().map(|&m| MoveProbability { mv: state.move_string(m), p }).collect(),
+                nodes: 0,
+                depth: 0,
+                ms,
+                note: Some(format!("the engine gave no move ({why}): a random legal move was played")),
+            };
+            (index, reply)
+        }
+    };
+    EngineOutput { ply, index, reply }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_lines_drop_pgn_numbers_and_results() {
+        let words: Vec<&str> = line_words("1. e4 e5 2.Nf3 2... Nc6 1-0").collect();
+        assert_eq!(words, ["e4", "e5", "Nf3", "Nc6"]);
+        let words: Vec<&str> = line_words("4 4 3").collect();
+        assert_eq!(words, ["4", "4", "3"]);
+    }
+}

@@ -1,0 +1,660 @@
+//! Agents that model their opponent: `aware` (a fixed Boltzmann
+//! opponent), `online` (a posterior over the opponent's θ, learnt from its
+//! moves) and `adaptive` (the dial set so that the opponent scores a
+//! target).
+//!
+//! An [`Agent`] sees only states, so the opponent's moves are inferred
+//! ([`MoveWatcher`]): the state after our own move is kept, and at our next
+//! turn the one legal move that leads from it to the state we are shown is
+//! the opponent's. Anything else (no such move, several, a chance node or
+//! two opponent moves in between, a new game) is skipped, never guessed.
+
+use search_core::backup::modelled::{ModelledAgent, ModelledSearch};
+use search_core::backup::{Minimax, Modelled, OpponentModel};
+use search_core::search::{Limits, Options, Search};
+use search_core::{Agent, Evaluator, Game, GameError, ParamError, Status, Turn};
+
+use super::{AgentFactory, BoxedAgent, StandardAgents};
+use crate::dial::Dial;
+use crate::rating::davidson;
+use crate::spec::{AgentSpec, SpecError};
+
+/// The slip rate of the likelihood: a move is explained by the Boltzmann
+/// model with probability `1 − SLIP` and by uniform random play with
+/// `SLIP`, so one move the values call a blunder (a deeper opponent's
+/// sacrifice, a horizon effect) cannot rule out a strong opponent.
+pub const SLIP: f64 = 0.02;
+
+/// A posterior over an opponent's Boltzmann θ on a grid, from the moves it
+/// played: each move multiplies every grid point's weight by the
+/// likelihood `(1 − SLIP)·softmax_θ(v)[played] + SLIP/n` of the values `v`
+/// of its moves (its view, clamped to `±cap`).
+///
+/// The grid is log-spaced, `θ·cap` from 0.1 to 1000 (41 points), with a
+/// uniform prior on it: before any move the posterior mean is large (a
+/// cautious, near-minimax guess). Below `θ·cap = 0.1` a player is
+/// practically random (a gap of the whole cap changes its odds by 10%), and
+/// a grid reaching further down would only add a flat tail of the
+/// likelihood that drags every estimate towards random play early on.
+///
+/// ```
+/// use strength::agents::ThetaPosterior;
+/// let mut post = ThetaPosterior::new(1.0)?;
+/// let prior = post.mean();
+/// // A player who keeps choosing the worse of two moves one unit apart.
+/// for _ in 0..30 {
+///     post.update(&[0.0, -1.0], 1)?;
+/// }
+/// assert!(post.mean() < 0.5 && post.mean() < prior);
+/// assert_eq!(post.observations(), 30);
+/// post.forget();
+/// assert_eq!(post.mean(), prior);
+/// # Ok::<(), search_core::ParamError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct ThetaPosterior {
+    cap: f64,
+    thetas: Vec<f64>,
+    log_weights: Vec<f64>,
+    observations: u64,
+    scratch: Vec<f64>,
+}
+
+impl ThetaPosterior {
+    /// Grid points.
+    pub const POINTS: usize = 41;
+
+    /// A uniform prior over the grid for values capped at `±cap`. Errors
+    /// unless `cap` is finite and positive.
+    pub fn new(cap: f64) -> Result<Self, ParamError> {
+        let cap = ParamError::positive("cap", cap)?;
+        let n = Self::POINTS;
+        let thetas = (0..n).map(|i| 10f64.powf(-1.0 + 4.0 * i as f64 / (n - 1) as f64) / cap).collect();
+        Ok(ThetaPosterior { cap, thetas, log_weights: vec![0.0; n], observations: 0, scratch: Vec::new() })
+    }
+
+    /// The cap the values are clamped to.
+    pub fn cap(&self) -> f64 {
+        self.cap
+    }
+
+    /// The grid's θ values, increasing.
+    pub fn thetas(&self) -> &[f64] {
+        &self.thetas
+    }
+
+    /// The posterior probabilities of the grid points.
+    pub fn probabilities(&self) -> Vec<f64> {
+        let m = self.log_weights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let w: Vec<f64> = self.log_weights.iter().map(|l| (l - m).exp()).collect();
+        let total: f64 = w.iter().sum();
+        w.into_iter().map(|x| x / total).collect()
+    }
+
+    /// The posterior mean of θ.
+    pub fn mean(&self) -> f64 {
+        self.probabilities().iter().zip(&self.thetas).map(|(p, t)| p * t).sum()
+    }
+
+    /// The posterior mean of `f(θ)` (e.g. a rating on the dial).
+    pub fn mean_of(&self, mut f: impl FnMut(f64) -> f64) -> f64 {
+        self.probabilities().iter().zip(&self.thetas).map(|(p, &t)| p * f(t)).sum()
+    }
+
+    /// Moves observed since the last [`forget`](Self::forget) (informative
+    /// or not).
+    pub fn observations(&self) -> u64 {
+        self.observations
+    }
+
+    /// Updates with one move: `values` of every legal move (the mover's
+    /// view), `chosen` the index of the move played. Errors on an empty
+    /// list, an index out of range or a NaN value (nothing is changed).
+    pub fn update(&mut self, values: &[f64], chosen: usize) -> Result<(), ParamError> {
+        if chosen >= values.len() {
+            return Err(ParamError::new("chosen", format!("move {chosen} of {}", values.len())));
+        }
+        if values.iter().any(|v| v.is_nan()) {
+            return Err(ParamError::new("values", "NaN value"));
+        }
+        let cap = self.cap;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        scratch.extend(values.iter().map(|v| v.clamp(-cap, cap)));
+        let best = scratch.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let n = values.len() as f64;
+        for (lw, &theta) in self.log_weights.iter_mut().zip(&self.thetas) {
+            let z: f64 = scratch.iter().map(|&c| (theta * (c - best)).exp()).sum();
+            let p = (theta * (scratch[chosen] - best)).exp() / z;
+            *lw += ((1.0 - SLIP) * p + SLIP / n).ln();
+        }
+        // Keep the log-weights near zero.
+        let m = self.log_weights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        self.log_weights.iter_mut().for_each(|l| *l -= m);
+        self.scratch = scratch;
+        self.observations += 1;
+        Ok(())
+    }
+
+    /// Back to the prior.
+    pub fn forget(&mut self) {
+        self.log_weights.iter_mut().for_each(|l| *l = 0.0);
+        self.observations = 0;
+    }
+}
+
+/// Infers the opponent's moves from the states an agent is shown: keep the
+/// state after our move ([`played`](Self::played)), then
+/// [`observe`](Self::observe) the next state we are asked to move in.
+///
+/// States are compared by [`Game::hash_key`] when the game has keys, and
+/// always by their `Debug` form; exactly one legal move must match.
+///
+/// ```
+/// use games_small::TicTacToe;
+/// use search_core::Game;
+/// use strength::agents::MoveWatcher;
+/// let mut w = MoveWatcher::default();
+/// let mut g = TicTacToe::default();
+/// g.play(4);
+/// w.played(&g); // our move: the centre
+/// let before = g.clone();
+/// g.play(0); // theirs: a corner
+/// let (state, mv) = w.observe(&g).unwrap();
+/// assert_eq!(mv, 0);
+/// assert_eq!(format!("{state:?}"), format!("{before:?}"));
+/// assert!(w.observe(&g).is_none()); // nothing new until we move again
+/// # Ok::<(), search_core::GameError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct MoveWatcher<G: Game> {
+    after_ours: Option<G>,
+    moves: Vec<G::Move>,
+}
+
+impl<G: Game> Default for MoveWatcher<G> {
+    fn default() -> Self {
+        MoveWatcher { after_ours: None, moves: Vec::new() }
+    }
+}
+
+impl<G: Game> MoveWatcher<G> {
+    /// Records the state after our own move.
+    pub fn played(&mut self, after: &G) {
+        self.after_ours = Some(after.clone());
+    }
+
+    /// Forgets the recorded state (a new game).
+    pub fn clear(&mut self) {
+        self.after_ours = None;
+    }
+
+    /// The opponent's move that led from the recorded state to `now`, with
+    /// the state it was played in, if exactly one legal move does.
+    pub fn observe(&mut self, now: &G) -> Option<(G, G::Move)> {
+        let before = self.after_ours.take()?;
+        let mover = before.turn().player()?;
+        if now.turn() != Turn::Player(mover.opponent()) {
+            return None;
+        }
+        self.moves.clear();
+        if before.generate(&mut self.moves) != Status::Ongoing {
+            return None;
+        }
+        let key = now.hash_key();
+        let text = format!("{now:?}");
+        let mut found = None;
+        for &mv in &self.moves {
+            let mut g = before.clone();
+            g.play(mv);
+            if let (Some(a), Some(b)) = (key, g.hash_key())
+                && a != b
+            {
+                continue;
+            }
+            if format!("{g:?}") == text {
+                if found.is_some() {
+                    return None; // ambiguous
+                }
+                found = Some(mv);
+            }
+        }
+        found.map(|mv| (before, mv))
+    }
+}
+
+/// The depth-`depth` minimax values of every move at a state (the mover's
+/// view): alpha-beta with exact root scores, as the dial's Boltzmann
+/// players see them.
+struct MoveValues<G: Game, E: Evaluator<G>> {
+    search: Search<G, Minimax, E>,
+    limits: Limits,
+}
+
+impl<G: Game, E: Evaluator<G>> MoveValues<G, E> {
+    fn new(eval: E, depth: u32, table_mib: usize) -> Result<Self, ParamError> {
+        let table = if G::HASHED { table_mib } else { 0 };
+        let opts = Options::recommended::<G, Minimax, E>(&eval)
+            .with_table_mib(table)
+            .with_aspiration(None)
+            .with_exact_root(true);
+        Ok(MoveValues { search: Search::new(Minimax, eval, opts)?, limits: Limits::depth(depth) })
+    }
+
+    /// `(values, index of mv)`, or `None` if `mv` was not searched.
+    fn decision(&mut self, state: &G, mv: G::Move) -> Result<Option<(Vec<f64>, usize)>, GameError> {
+        let r = self.search.run(state, &self.limits)?;
+        let i = r.root_moves.iter().position(|m| m.mv == mv);
+        Ok(i.map(|i| (r.root_moves.iter().map(|m| m.score).collect(), i)))
+    }
+}
+
+/// Learns the opponent's θ from its moves and searches against it: the
+/// `online:depth=D` agent.
+///
+/// After each opponent move it inferred ([`MoveWatcher`]), the posterior
+/// ([`ThetaPosterior`]) is updated with the depth-`D` minimax values of
+/// that position's moves; it then searches ([`ModelledSearch`], depth `D`)
+/// against a Boltzmann opponent whose θ is the **posterior mean** (one θ,
+/// not the posterior-predictive mixture: the search's pruning needs a
+/// single Boltzmann model, and the mean of θ leans to the cautious side).
+/// [`reset`](Agent::reset) keeps the posterior (a new game starts from the
+/// last one's) unless made with `forget_each_game`;
+/// [`forget`](Self::forget) clears it at any time.
+///
+/// ```
+/// use games_small::{TicTacToe, TicTacToeEval};
+/// use search_core::{Agent, RandomAgent, arena::play_match};
+/// use strength::agents::OnlineAgent;
+/// let mut me = OnlineAgent::new(TicTacToeEval::default(), 9, 1.0, false, 1)?;
+/// for seed in 0..4 {
+///     me.reset();
+///     play_match(&TicTacToe::default(), &mut me, &mut RandomAgent, seed, None)?;
+/// }
+/// // A random player's moves pull the estimate far below the prior's.
+/// assert!(me.posterior().observations() > 4 && me.theta() < 1.0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct OnlineAgent<G: Game, E: Evaluator<G>> {
+    player: ModelledAgent<G, E>,
+    values: MoveValues<G, E>,
+    posterior: ThetaPosterior,
+    watcher: MoveWatcher<G>,
+    forget_each_game: bool,
+    name: String,
+}
+
+impl<G: Game, E: Evaluator<G>> std::fmt::Debug for OnlineAgent<G, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OnlineAgent").field("name", &self.name).field("posterior", &self.posterior).finish()
+    }
+}
+
+impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
+    /// An online agent searching `depth` plies, values capped at `±cap`,
+    /// transposition tables of `table_mib` for the value searches.
+    /// `forget_each_game`: [`reset`](Agent::reset) clears the posterior.
+    pub fn new(eval: E, depth: u32, cap: f64, forget_each_game: bool, table_mib: usize) -> Result<Self, ParamError> {
+        let posterior = ThetaPosterior::new(cap)?;
+        let rule = Modelled::new(OpponentModel::boltzmann(posterior.mean())?).with_cap(cap)?;
+        let player = ModelledAgent::new(ModelledSearch::new(rule, eval.clone()), depth)?;
+        let values = MoveValues::new(eval, depth, table_mib)?;
+        let name = format!("online:depth={depth},cap={cap}");
+        Ok(OnlineAgent { player, values, posterior, watcher: MoveWatcher::default(), forget_each_game, name })
+    }
+
+    /// The posterior over the opponent's θ.
+    pub fn posterior(&self) -> &ThetaPosterior {
+        &self.posterior
+    }
+
+    /// The θ the next search will assume (the posterior mean).
+    pub fn theta(&self) -> f64 {
+        self.posterior.mean()
+    }
+
+    /// Clears the posterior back to the prior.
+    pub fn forget(&mut self) {
+        self.posterior.forget();
+    }
+}
+
+impl<G: Game, E: Evaluator<G> + Clone> Agent<G> for OnlineAgent<G, E> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, state: &G, rng: &mut dyn rand::RngCore) -> Result<G::Move, GameError> {
+        if let Some((before, mv)) = self.watcher.observe(state)
+            && let Some((values, i)) = self.values.decision(&before, mv)?
+        {
+            self.posterior.update(&values, i)?;
+        }
+        let theta = OpponentModel::boltzmann(self.posterior.mean())?;
+        self.player.search().set_model(theta);
+        let mv = self.player.choose(state, rng)?;
+        let mut after = state.clone();
+        after.play(mv);
+        self.watcher.played(&after);
+        Ok(mv)
+    }
+
+    fn reset(&mut self) {
+        self.watcher.clear();
+        if self.forget_each_game {
+            self.posterior.forget();
+        }
+    }
+}
+
+/// One step of an [`AdaptiveAgent`]'s trajectory.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AdaptiveStep {
+    /// Opponent moves observed so far.
+    pub observations: u64,
+    /// The opponent's estimated rating (posterior mean on the dial's
+    /// curve).
+    pub opponent_elo: f64,
+    /// The rating the agent aims at (before damping).
+    pub aim: f64,
+    /// The rating it plays at (damped).
+    pub own_elo: f64,
+}
+
+/// The `adaptive:target=S[,depth=D]` agent: estimates the opponent's
+/// rating from its moves and plays the dial at the rating that gives the
+/// opponent the expected score `S`.
+///
+/// The opponent's θ posterior ([`ThetaPosterior`], values of depth `D` with
+/// the cap of the dial's `boltzmann:depth=D` curve) is mapped to a rating
+/// by the posterior mean of [`Dial::rating_of`] on that curve. The aim is
+/// the rating `R` with `davidson(R_opp − R, ν).score = S` (ν the
+/// calibration's draw parameter), clamped to the dial's range. After the
+/// `n`-th observed move the rating played moves the fraction
+/// `0.2·n/(n + 20)` of the way towards the aim (little while the posterior
+/// is still vague, a fifth at most), and the dial's agent is rebuilt only
+/// when the rating has moved by more than 10 Elo, so the strength does not
+/// swing with single moves; the posterior is kept across games.
+pub struct AdaptiveAgent<G: Game, E: Evaluator<G>> {
+    factory: StandardAgents<E>,
+    dial: Dial,
+    curve: String,
+    nu: f64,
+    target: f64,
+    values: MoveValues<G, E>,
+    posterior: ThetaPosterior,
+    watcher: MoveWatcher<G>,
+    own: f64,
+    built_at: f64,
+    inner: BoxedAgent<G>,
+    trajectory: Vec<AdaptiveStep>,
+    name: String,
+}
+
+impl<G: Game, E: Evaluator<G>> std::fmt::Debug for AdaptiveAgent<G, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AdaptiveAgent").field("name", &self.name).field("own", &self.own).finish()
+    }
+}
+
+/// Damping: at most this fraction of the way to the aim per observed move.
+const STEP: f64 = 0.2;
+/// Observed moves at which the damping reaches half of [`STEP`].
+const HALF: f64 = 20.0;
+/// Rebuild the dial's agent only beyond this change (Elo).
+const REBUILD: f64 = 10.0;
+
+impl<G, E> AdaptiveAgent<G, E>
+where
+    G: Game + Send + 'static,
+    G::Move: Send,
+    E: Evaluator<G> + Clone + Send + Sync + 'static,
+{
+    /// An adaptive agent over `factory`'s dial (it must have one) aiming at
+    /// the opponent score `target ∈ (0, 1)`, observing with depth-`depth`
+    /// values (the dial must have the curve `boltzmann:depth=D,...`; `None`:
+    /// its shallowest such curve).
+    pub fn new(factory: StandardAgents<E>, target: f64, depth: Option<u32>) -> Result<Self, String> {
+        if !(target > 0.0 && target < 1.0) {
+            return Err(format!("target must be within (0, 1), got {target}"));
+        }
+        let dial = factory.dial.clone().ok_or("adaptive needs a calibrated game (a dial)")?;
+        let (curve, d, cap) = boltzmann_curve(&dial, depth)?;
+        let nu = dial.calibration().draw_nu.unwrap_or(0.0);
+        let posterior = ThetaPosterior::new(cap).map_err(|e| e.to_string())?;
+        let values = MoveValues::new(factory.eval.clone(), d, factory.table_mib).map_err(|e| e.to_string())?;
+        let mut agent = AdaptiveAgent {
+            inner: Box::new(search_core::RandomAgent),
+            factory,
+            dial,
+            curve,
+            nu,
+            target,
+            values,
+            posterior,
+            watcher: MoveWatcher::default(),
+            own: 0.0,
+            built_at: f64::NAN,
+            trajectory: Vec::new(),
+            name: format!("adaptive:target={target},depth={d}"),
+        };
+        let aim = agent.aim(agent.opponent_elo());
+        agent.own = aim;
+        agent.rebuild()?;
+        Ok(agent)
+    }
+
+    /// The opponent's estimated rating.
+    pub fn opponent_elo(&self) -> f64 {
+        let (dial, curve) = (&self.dial, &self.curve);
+        self.posterior.mean_of(|t| dial.rating_of(curve, t).unwrap_or(0.0))
+    }
+
+    /// The rating it currently plays at.
+    pub fn own_elo(&self) -> f64 {
+        self.own
+    }
+
+    /// The posterior over the opponent's θ.
+    pub fn posterior(&self) -> &ThetaPosterior {
+        &self.posterior
+    }
+
+    /// Every step so far (one per observed opponent move).
+    pub fn trajectory(&self) -> &[AdaptiveStep] {
+        &self.trajectory
+    }
+
+    /// The rating that gives the opponent (rated `opp`) the target score,
+    /// within the dial's range.
+    fn aim(&self, opp: f64) -> f64 {
+        // The opponent's score falls as our rating rises: bisection.
+        let (lo_r, hi_r) = self.dial.range();
+        let score = |own: f64| davidson(opp - own, self.nu).score;
+        let (mut lo, mut hi) = (lo_r, hi_r);
+        if score(lo) <= self.target {
+            return lo;
+        }
+        if score(hi) >= self.target {
+            return hi;
+        }
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            if score(mid) > self.target {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        0.5 * (lo + hi)
+    }
+
+    fn rebuild(&mut self) -> Result<(), String> {
+        let setting = self.dial.setting(self.own).map_err(|e| e.to_string())?;
+        let agent = AgentFactory::<G>::build(&self.factory, &setting)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("the dial's setting {setting} is not a standard kind"))?;
+        self.inner = agent;
+        self.built_at = self.own;
+        Ok(())
+    }
+}
+
+impl<G, E> Agent<G> for AdaptiveAgent<G, E>
+where
+    G: Game + Send + 'static,
+    G::Move: Send,
+    E: Evaluator<G> + Clone + Send + Sync + 'static,
+{
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, state: &G, rng: &mut dyn rand::RngCore) -> Result<G::Move, GameError> {
+        if let Some((before, mv)) = self.watcher.observe(state)
+            && let Some((values, i)) = self.values.decision(&before, mv)?
+        {
+            self.posterior.update(&values, i)?;
+            let opp = self.opponent_elo();
+            let aim = self.aim(opp);
+            let n = self.posterior.observations() as f64;
+            self.own += STEP * n / (n + HALF) * (aim - self.own);
+            self.trajectory.push(AdaptiveStep {
+                observations: self.posterior.observations(),
+                opponent_elo: opp,
+                aim,
+                own_elo: self.own,
+            });
+            if (self.own - self.built_at).abs() > REBUILD {
+                self.rebuild().map_err(|e| ParamError::new("adaptive", e))?;
+            }
+        }
+        let mv = self.inner.choose(state, rng)?;
+        let mut after = state.clone();
+        after.play(mv);
+        self.watcher.played(&after);
+        Ok(mv)
+    }
+
+    fn reset(&mut self) {
+        self.watcher.clear();
+        self.inner.reset();
+    }
+}
+
+/// The dial's curve `boltzmann:depth=D,cap=C` for `depth` (or the
+/// shallowest one): `(name, D, C)`.
+fn boltzmann_curve(dial: &Dial, depth: Option<u32>) -> Result<(String, u32, f64), String> {
+    let mut found: Vec<(String, u32, f64)> = Vec::new();
+    for r in &dial.calibration().rungs {
+        let Some(name) = &r.curve else { continue };
+        let Ok(spec) = name.parse::<AgentSpec>() else { continue };
+        if spec.kind() != "boltzmann" {
+            continue;
+        }
+        let d = spec.get("depth").and_then(|d| d.parse::<u32>().ok());
+        let c = spec.get("cap").and_then(|c| c.parse::<f64>().ok());
+        if let (Some(d), Some(c)) = (d, c)
+            && !found.iter().any(|f| f.0 == spec.to_string())
+        {
+            found.push((spec.to_string(), d, c));
+        }
+    }
+    found.sort_by_key(|f| f.1);
+    match depth {
+        None => found.into_iter().next().ok_or_else(|| "the dial has no capped boltzmann curve".to_string()),
+        Some(d) => {
+            found.into_iter().find(|f| f.1 == d).ok_or_else(|| format!("the dial has no boltzmann curve at depth {d}"))
+        }
+    }
+}
+
+/// The cap of the dial's shallowest Boltzmann curve, if any.
+fn dial_cap(dial: Option<&Dial>) -> Option<f64> {
+    dial.and_then(|d| boltzmann_curve(d, None).ok()).map(|c| c.2)
+}
+
+/// Builds `aware`, `online` and `adaptive` (see [`StandardAgents`]);
+/// `Ok(None)` for other kinds.
+pub(super) fn build<G, E>(agents: &StandardAgents<E>, spec: &AgentSpec) -> Result<Option<BoxedAgent<G>>, SpecError>
+where
+    G: Game + Send + 'static,
+    G::Move: Send,
+    E: Evaluator<G> + Clone + Send + Sync + 'static,
+{
+    let mut r = spec.reader();
+    let err = |e: &dyn std::fmt::Display| SpecError::new(spec, e.to_string());
+    let depth_of = |d: u32| {
+        if d == 0 || d > search_core::MAX_PLY {
+            Err(SpecError::new(spec, format!("depth must be within 1..={}", search_core::MAX_PLY)))
+        } else {
+            Ok(d)
+        }
+    };
+    let agent: BoxedAgent<G> = match spec.kind() {
+        "aware" => {
+            let depth = depth_of(r.require("depth")?)?;
+            let theta: f64 = r.require("theta")?;
+            let cap: Option<f64> = r.take("cap")?;
+            r.finish(&["depth", "theta", "cap"])?;
+            let mut rule = Modelled::new(OpponentModel::boltzmann(theta).map_err(|e| err(&e))?);
+            if let Some(c) = cap.or(dial_cap(agents.dial.as_ref())) {
+                rule = rule.with_cap(c).map_err(|e| err(&e))?;
+            }
+            let search = ModelledSearch::new(rule, agents.eval.clone());
+            Box::new(ModelledAgent::new(search, depth).map_err(|e| err(&e))?.named(spec.to_string()))
+        }
+        "online" => {
+            let depth = depth_of(r.require("depth")?)?;
+            let cap: Option<f64> = r.take("cap")?;
+            let memory: Option<String> = r.take("memory")?;
+            r.finish(&["depth", "cap", "memory"])?;
+            let forget = match memory.as_deref() {
+                None | Some("keep") => false,
+                Some("game") => true,
+                Some(m) => return Err(SpecError::new(spec, format!("memory={m}: expected keep or game"))),
+            };
+            let cap = cap.or(dial_cap(agents.dial.as_ref())).ok_or_else(|| {
+                SpecError::new(spec, "online needs cap=C (the value scale) when the game has no calibration")
+            })?;
+            let mut a = OnlineAgent::new(agents.eval.clone(), depth, cap, forget, agents.table_mib.min(4))
+                .map_err(|e| err(&e))?;
+            a.name = spec.to_string();
+            Box::new(a)
+        }
+        "adaptive" => {
+            let target: f64 = r.require("target")?;
+            let depth: Option<u32> = r.take("depth")?;
+            r.finish(&["target", "depth"])?;
+            if let Some(d) = depth {
+                depth_of(d)?;
+            }
+            let mut a = AdaptiveAgent::new(agents.clone(), target, depth).map_err(|e| err(&e))?;
+            a.name = spec.to_string();
+            Box::new(a)
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(agent))
+}
+
+/// The kinds of [`build`], for help texts.
+pub(super) fn kinds(dial: bool) -> Vec<(String, String)> {
+    let mut v = vec![
+        (
+            "aware:depth=D,theta=T[,cap=C]".to_string(),
+            "searches against a Boltzmann opponent of inverse temperature T".to_string(),
+        ),
+        (
+            "online:depth=D[,cap=C][,memory=keep|game]".to_string(),
+            "learns the opponent's θ from its moves and searches against it".to_string(),
+        ),
+    ];
+    if dial {
+        v.push((
+            "adaptive:target=S[,depth=D]".to_string(),
+            "sets the dial so that the opponent's expected score is S".to_string(),
+        ));
+    }
+    v
+}
