@@ -87,7 +87,6 @@ impl Tableau {
         let rhs = self.rows.first().map_or(0, |r| r.len() - 1);
         let slacks = self.first_slack..rhs;
         let mut best: Option<usize> = None;
-        let mut tie = false;
         for r in 0..self.rows.len() {
             if !self.rows[r][enter].is_positive() {
                 continue;
@@ -99,18 +98,20 @@ impl Tableau {
             // Compare (rhs, inverse-basis row) / coefficient lexicographically.
             let (pr, pb) = (&self.rows[r][enter], &self.rows[b][enter]);
             let key = |row: usize, col: usize, p: &Rational| &self.rows[row][col] / p;
-            let first = key(r, rhs, pr).cmp(&key(b, rhs, pb));
-            if first.is_eq() {
-                tie = true;
-            }
-            let order = first.then_with(|| {
-                slacks.clone().map(|s| key(r, s, pr).cmp(&key(b, s, pb))).find(|o| o.is_ne()).unwrap_or(first)
-            });
+            let order = std::iter::once(rhs)
+                .chain(slacks.clone())
+                .map(|c| key(r, c, pr).cmp(&key(b, c, pb)))
+                .find(|o| o.is_ne())
+                .unwrap_or(std::cmp::Ordering::Equal);
             if order.is_lt() {
                 best = Some(r);
             }
         }
         let r = best?;
+        // A tie in the plain ratio test: the game is degenerate.
+        let ratio = |row: usize| &self.rows[row][rhs] / &self.rows[row][enter];
+        let min = ratio(r);
+        let tie = (0..self.rows.len()).any(|o| o != r && self.rows[o][enter].is_positive() && ratio(o) == min);
         let p = self.rows[r][enter].clone();
         for v in self.rows[r].iter_mut() {
             *v /= &p;
