@@ -50,6 +50,8 @@ enum Command {
     Fit(flags::Fit),
     /// Run the property tests (test targets named fuzz_*) with many cases, timed.
     Fuzz(flags::Fuzz),
+    /// Find the Nash equilibria of a two-player game in Gambit's .nfg format (exact fractions).
+    Nash(flags::Nash),
 }
 
 /// `cargo xtask bench`: measured in the tuned build. The `xtask` alias builds
@@ -88,6 +90,7 @@ fn main() -> ExitCode {
         Command::Match(args) => dial::matches::run(args.into()),
         Command::Calibrate(args) => dial::calibrate::run(args.into()),
         Command::Fit(args) => dial::fitting::run(args.into()),
+        Command::Nash(args) => tools::nash::run(args.into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -22,8 +22,8 @@
 
 use num_traits::{One, Signed, Zero};
 
-use crate::game::{Bimatrix, Equilibrium, Rational};
 use crate::SolveError;
+use crate::game::{Bimatrix, Equilibrium, Rational};
 
 /// The default pivot limit of [`lemke_howson`].
 pub const PIVOT_LIMIT: usize = 100_000;

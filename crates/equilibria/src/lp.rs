@@ -19,8 +19,8 @@
 
 use num_traits::{One, Signed, Zero};
 
-use crate::game::{Bimatrix, Rational};
 use crate::SolveError;
+use crate::game::{Bimatrix, Rational};
 
 /// The solution of a zero-sum game.
 ///

@@ -254,7 +254,8 @@ impl NfgGame {
     /// # Ok::<(), equilibria::nfg::NfgError>(())
     /// ```
     pub fn to_bimatrix(&self) -> Result<Bimatrix, NfgError> {
-        let not_two = || NfgError { at: self.players_at, kind: NfgErrorKind::NotTwoPlayers { players: self.players.len() } };
+        let not_two =
+            || NfgError { at: self.players_at, kind: NfgErrorKind::NotTwoPlayers { players: self.players.len() } };
         if self.players.len() != 2 {
             return Err(not_two());
         }
@@ -289,7 +290,9 @@ enum Tok {
 impl fmt::Display for Tok {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Tok::Str(s) if s.chars().count() > 30 => write!(f, "string \"{}...\"", s.chars().take(30).collect::<String>()),
+            Tok::Str(s) if s.chars().count() > 30 => {
+                write!(f, "string \"{}...\"", s.chars().take(30).collect::<String>())
+            }
             Tok::Str(s) => write!(f, "string {s:?}"),
             Tok::Word(w) if w.chars().count() > 30 => write!(f, "{:?}...", w.chars().take(30).collect::<String>()),
             Tok::Word(w) => write!(f, "{w:?}"),

@@ -101,7 +101,13 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Self { method: Method::Auto, label: None, small: SMALL_GAME, support_limit: SUPPORT_LIMIT, max_pivots: PIVOT_LIMIT }
+        Self {
+            method: Method::Auto,
+            label: None,
+            small: SMALL_GAME,
+            support_limit: SUPPORT_LIMIT,
+            max_pivots: PIVOT_LIMIT,
+        }
     }
 }
 
