@@ -17,15 +17,17 @@
 
 use std::collections::HashSet;
 
-use num_traits::{One, Signed, Zero};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 use crate::game::{Bimatrix, Equilibrium, Rational};
 use crate::{SolveError, linalg};
 
 /// The default cap on the candidate supports per player that
 /// [`support_enumeration`] will try: `C(m + n, m) − 1` for an `m × n`
-/// game, 184,755 for 10 × 10.
-pub const SUPPORT_LIMIT: u128 = 200_000;
+/// game, 184,755 for 10 × 10 (about 2 s), 705,431 for 11 × 11.
+pub const SUPPORT_LIMIT: u128 = 1_000_000;
 
 /// What support enumeration found.
 ///
@@ -108,10 +110,106 @@ fn set_bit(bits: &mut [u64], i: usize) {
     bits[i / 64] |= 1 << (i % 64);
 }
 
+/// The outcome of a candidate support in integer arithmetic.
+enum Candidate {
+    /// The system is singular, a weight is negative or an opponent's
+    /// strategy earns more than 1: not a vertex.
+    Rejected,
+    /// A vertex: the weights `y / d` on the support.
+    Vertex(Vec<i128>, i128),
+}
+
+/// Solves `a z = 1` (`a` square, integer) by fraction-free (Bareiss)
+/// elimination: `Some((y, d))` with `z = y / d`, or `None` if `a` is
+/// singular. `Err(())` if an intermediate value overflows `i128`.
+fn solve_integer(mut a: Vec<Vec<i128>>) -> Result<Option<(Vec<i128>, i128)>, ()> {
+    let n = a.len();
+    for row in a.iter_mut() {
+        row.push(1);
+    }
+    let mut prev: i128 = 1;
+    for k in 0..n {
+        let Some(p) = (k..n).find(|&r| a[r][k] != 0) else { return Ok(None) };
+        a.swap(k, p);
+        for i in k + 1..n {
+            for j in k + 1..=n {
+                let v = a[i][j].checked_mul(a[k][k]).ok_or(())?;
+                let w = a[i][k].checked_mul(a[k][j]).ok_or(())?;
+                // Exact: Bareiss's intermediate values are minors of `a`.
+                a[i][j] = v.checked_sub(w).ok_or(())? / prev;
+            }
+            a[i][k] = 0;
+        }
+        prev = a[k][k];
+    }
+    // `d` is ± the determinant; `y = d·z` is integral (Cramer's rule).
+    let d = a[n - 1][n - 1];
+    let mut y = vec![0i128; n];
+    for i in (0..n).rev() {
+        let mut s = d.checked_mul(a[i][n]).ok_or(())?;
+        for j in i + 1..n {
+            s = s.checked_sub(a[i][j].checked_mul(y[j]).ok_or(())?).ok_or(())?;
+        }
+        y[i] = s / a[i][i];
+    }
+    Ok(Some((y, d)))
+}
+
+/// The candidate (`support`, `tight`) in integer arithmetic; `Err(())` on
+/// overflow (then the caller redoes it with rationals).
+fn candidate_integer(m: &[Vec<i128>], support: &[usize], tight: &[usize]) -> Result<Candidate, ()> {
+    let system = tight.iter().map(|&t| support.iter().map(|&i| m[i][t]).collect()).collect();
+    let Some((y, d)) = solve_integer(system)? else { return Ok(Candidate::Rejected) };
+    let sign = d.signum();
+    if y.iter().any(|&v| v.signum() * sign < 0) {
+        return Ok(Candidate::Rejected);
+    }
+    let opp = m.first().map_or(0, Vec::len);
+    for j in 0..opp {
+        let mut pay: i128 = 0;
+        for (&i, &w) in support.iter().zip(&y) {
+            pay = pay.checked_add(m[i][j].checked_mul(w).ok_or(())?).ok_or(())?;
+        }
+        if pay.checked_mul(sign).ok_or(())? > d.checked_abs().ok_or(())? {
+            return Ok(Candidate::Rejected);
+        }
+    }
+    Ok(Candidate::Vertex(y, d))
+}
+
+/// The weights of the candidate (`support`, `tight`) in rational arithmetic,
+/// if it is a vertex.
+fn candidate_rational(m: &[Vec<Rational>], support: &[usize], tight: &[usize]) -> Option<Vec<Rational>> {
+    let one = Rational::one();
+    let system = tight.iter().map(|&t| support.iter().map(|&i| m[i][t].clone()).collect()).collect();
+    let weights = linalg::solve(system, vec![one.clone(); support.len()])?;
+    if weights.iter().any(Signed::is_negative) {
+        return None;
+    }
+    let opp = m.first().map_or(0, Vec::len);
+    for j in 0..opp {
+        let pay: Rational = support.iter().zip(&weights).map(|(&i, w)| &m[i][j] * w).sum();
+        if pay > one {
+            return None;
+        }
+    }
+    Some(weights)
+}
+
+/// `m` scaled by the least common multiple of its denominators: an
+/// integer matrix defining a scaled copy of the same polytope (the same
+/// vertices up to a common factor, so the same strategies and labels).
+fn integral(m: &[Vec<Rational>]) -> Vec<Vec<Rational>> {
+    let lcm = m.iter().flatten().fold(BigInt::one(), |l, v| l.lcm(v.denom()));
+    let scale = Rational::from_integer(lcm);
+    m.iter().map(|r| r.iter().map(|v| v * &scale).collect()).collect()
+}
+
 /// The vertices (other than the origin) of `{x ≥ 0 : Σᵢ m[i][j] xᵢ ≤ 1 for all j}`,
 /// where `m` has `own` rows (the player's strategies, labels `own_label(i)`)
 /// and `opp` columns (the opponent's, labels `opp_label(j)`); and whether
-/// one has more than `own` labels.
+/// one has more than `own` labels. Each candidate is tried in `i128`
+/// arithmetic first (fraction-free), and with rationals if that overflows.
 fn vertices(
     m: &[Vec<Rational>],
     labels: usize,
@@ -119,6 +217,12 @@ fn vertices(
     opp_label: impl Fn(usize) -> usize,
     tried: &mut u64,
 ) -> (Vec<Vertex>, bool) {
+    let m = integral(m);
+    let limit = BigInt::from(1i64 << 62);
+    let small: Option<Vec<Vec<i128>>> = m
+        .iter()
+        .map(|r| r.iter().map(|v| (v.numer().abs() < limit).then(|| v.numer().to_i128()).flatten()).collect())
+        .collect();
     let own = m.len();
     let opp = m.first().map_or(0, Vec::len);
     let mut seen = HashSet::new();
@@ -129,11 +233,17 @@ fn vertices(
         for_each_subset(own, k, |support| {
             for_each_subset(opp, k, |tight| {
                 *tried += 1;
-                let system = tight.iter().map(|&t| support.iter().map(|&i| m[i][t].clone()).collect()).collect();
-                let Some(weights) = linalg::solve(system, vec![one.clone(); k]) else { return };
-                if weights.iter().any(Signed::is_negative) {
-                    return;
-                }
+                let fast = small.as_deref().map(|s| candidate_integer(s, support, tight));
+                let weights = match fast {
+                    Some(Ok(Candidate::Rejected)) => return,
+                    Some(Ok(Candidate::Vertex(y, d))) => {
+                        y.into_iter().map(|v| Rational::new(BigInt::from(v), BigInt::from(d))).collect()
+                    }
+                    Some(Err(())) | None => match candidate_rational(&m, support, tight) {
+                        Some(w) => w,
+                        None => return,
+                    },
+                };
                 let mut point = vec![Rational::zero(); own];
                 for (&i, w) in support.iter().zip(weights) {
                     point[i] = w;
@@ -142,9 +252,6 @@ fn vertices(
                 let mut count = 0;
                 for j in 0..opp {
                     let pay: Rational = support.iter().map(|&i| &m[i][j] * &point[i]).sum();
-                    if pay > one {
-                        return;
-                    }
                     if pay == one {
                         set_bit(&mut bits, opp_label(j));
                         count += 1;
@@ -257,6 +364,32 @@ mod tests {
         assert_eq!(none, 0);
         assert_eq!(binomial(5, 2), 10);
         assert_eq!(binomial(200, 100), u128::MAX);
+    }
+
+    #[test]
+    fn integer_and_rational_candidates_agree() {
+        let m = [vec![3i128, 1, 2], vec![1, 4, 1], vec![2, 2, 5]];
+        let q: Vec<Vec<Rational>> = m.iter().map(|r| r.iter().map(|&v| int(v as i64)).collect()).collect();
+        let mut checked = 0;
+        for k in 1..=3 {
+            for_each_subset(3, k, |support| {
+                for_each_subset(3, k, |tight| {
+                    let fast = match candidate_integer(&m, support, tight) {
+                        Ok(Candidate::Vertex(y, d)) => {
+                            Some(y.into_iter().map(|v| Rational::new(v.into(), d.into())).collect())
+                        }
+                        Ok(Candidate::Rejected) => None,
+                        Err(()) => unreachable!("no overflow on small entries"),
+                    };
+                    assert_eq!(fast, candidate_rational(&q, support, tight), "{support:?} {tight:?}");
+                    checked += 1;
+                });
+            });
+        }
+        assert_eq!(checked, 19);
+        // Overflow is detected, not wrapped.
+        let huge = vec![vec![i128::MAX / 2, 1], vec![1, i128::MAX / 2]];
+        assert!(solve_integer(huge).is_err());
     }
 
     #[test]

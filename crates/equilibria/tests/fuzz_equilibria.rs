@@ -9,7 +9,7 @@
 use equilibria::lemke_howson::lemke_howson;
 use equilibria::nfg::{NfgVersion, parse};
 use equilibria::verify::verify_rounded;
-use equilibria::{Bimatrix, Method, Options, solve, solve_zero_sum, support_enumeration, verify};
+use equilibria::{Bimatrix, Method, Options, Rational, frac, int, solve, solve_zero_sum, support_enumeration, verify};
 use proptest::prelude::*;
 
 /// An `m × n` integer matrix (`1..=max` rows and columns), entries in `-range..=range`.
@@ -114,6 +114,19 @@ proptest! {
         }
         let all = solve(&g, &Options { method: Method::LemkeHowson, ..Options::default() }).unwrap();
         prop_assert!(!all.equilibria.is_empty());
+    }
+
+    #[test]
+    fn fuzz_equilibria_survive_affine_payoffs(g in bimatrix(3, 4), p in 1i64..1000, q in 1i64..1000, c in -50i64..50, big in any::<bool>()) {
+        // Each player's payoffs times p/q (or times 10¹⁷, beyond the integer
+        // fast path), plus a constant: the same equilibria.
+        let factor = if big { int(100_000_000_000_000_000) } else { frac(p, q) };
+        let map = |m: Vec<Vec<Rational>>| m.into_iter().map(|r| r.into_iter().map(|v| v * &factor + int(c)).collect()).collect();
+        let h = Bimatrix::new(map(g.a_rows()), map(g.b_rows())).unwrap();
+        let (e, f) = (support_enumeration(&g).unwrap(), support_enumeration(&h).unwrap());
+        let profiles = |x: &equilibria::Enumeration| x.equilibria.iter().map(|e| (e.row.clone(), e.col.clone())).collect::<Vec<_>>();
+        prop_assert_eq!(profiles(&e), profiles(&f));
+        prop_assert_eq!(e.degenerate, f.degenerate);
     }
 
     #[test]
