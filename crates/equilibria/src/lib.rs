@@ -7,13 +7,13 @@
 //!   ([`support`]), with degeneracy detected and reported (then the
 //!   extreme equilibria are listed).
 //! - One equilibrium of a larger game by the Lemke–Howson algorithm
-//!   ([`lemke_howson`]) from a chosen dropped label, with lexicographic tie
+//!   ([`mod@lemke_howson`]) from a chosen dropped label, with lexicographic tie
 //!   breaking and a pivot limit.
 //! - A verifier ([`verify()`](verify::verify)): no profitable deviation, exactly or
 //!   within a floating-point tolerance.
 //! - Gambit's `.nfg` files ([`nfg`]), the payoff and the outcome versions,
 //!   with line and column in every error.
-//! - [`solve`] puts them together, choosing the method ([`Method::Auto`]).
+//! - [`solve()`] puts them together, choosing the method ([`Method::Auto`]).
 //!
 //! Payoffs and probabilities are [`Rational`]s (arbitrary-precision
 //! fractions): results are exact and print as fractions.
