@@ -126,6 +126,10 @@ pub enum NfgErrorKind {
     /// Text after the last payoff or outcome number.
     #[error("unexpected {0} after the end of the game (too many payoffs?)")]
     Trailing(String),
+    /// The payoff table does not cover every profile (only possible for
+    /// an [`NfgGame`] changed after reading).
+    #[error("the payoff table does not give both players' payoffs for every profile")]
+    IncompleteTable,
     /// The solvers take two-player games only.
     #[error("the game has {players} players; only two-player games are supported")]
     NotTwoPlayers {
@@ -259,11 +263,15 @@ impl NfgGame {
         if self.players.len() != 2 {
             return Err(not_two());
         }
-        let (m, n) = (self.strategies[0].len(), self.strategies[1].len());
-        let cell = |i: usize, j: usize, p: usize| self.payoffs[i + j * m][p].clone();
-        let a = (0..m).map(|i| (0..n).map(|j| cell(i, j, 0)).collect()).collect();
-        let b = (0..m).map(|i| (0..n).map(|j| cell(i, j, 1)).collect()).collect();
-        Bimatrix::new(a, b).map_err(|_| not_two())
+        let incomplete = || NfgError { at: self.players_at, kind: NfgErrorKind::IncompleteTable };
+        let m = self.strategies.first().map_or(0, Vec::len);
+        let n = self.strategies.get(1).map_or(0, Vec::len);
+        let cell = |i: usize, j: usize, p: usize| self.payoffs.get(i + j * m).and_then(|v| v.get(p)).cloned();
+        let matrix = |p: usize| -> Option<Vec<Vec<Rational>>> {
+            (0..m).map(|i| (0..n).map(|j| cell(i, j, p)).collect()).collect()
+        };
+        let (Some(a), Some(b)) = (matrix(0), matrix(1)) else { return Err(incomplete()) };
+        Bimatrix::new(a, b).map_err(|_| incomplete())
     }
 }
 

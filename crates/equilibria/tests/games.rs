@@ -177,6 +177,11 @@ fn the_format_is_read_in_full() {
     let err = three.to_bimatrix().unwrap_err();
     assert_eq!(err.kind, NfgErrorKind::NotTwoPlayers { players: 3 });
     assert_eq!(err.to_string(), "line 1, column 12: the game has 3 players; only two-player games are supported");
+    let mut cut = parse("NFG 1 R \"\" { \"1\" \"2\" } { 2 1 } 1 2 3 4").unwrap();
+    cut.payoffs.pop();
+    assert_eq!(cut.to_bimatrix().unwrap_err().kind, NfgErrorKind::IncompleteTable);
+    cut.strategies[0].clear();
+    assert_eq!(cut.to_bimatrix().unwrap_err().kind, NfgErrorKind::IncompleteTable);
     let one = parse("NFG 1 R \"\" { \"solo\" } { 2 } 1 2").unwrap();
     assert_eq!(one.to_bimatrix().unwrap_err().kind, NfgErrorKind::NotTwoPlayers { players: 1 });
 }
