@@ -600,3 +600,28 @@ impl Loadtest {
         if report.passed() { Ok(()) } else { Err("the load test failed".into()) }
     }
 }
+
+/// Arguments of `cargo xtask nash`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Nash {
+    /// The game: a two-player strategic game in Gambit's .nfg format (payoff or outcome version).
+    file: PathBuf,
+    /// Print one JSON object: {"equilibria": [{"strategies", "payoffs", "exact"}], "degenerate", "method", ...}.
+    #[arg(long)]
+    json: bool,
+    /// auto (zero-sum: LP, plus support enumeration when small; else support enumeration when small, else
+    /// Lemke–Howson), lp, support or lemke-howson.
+    #[arg(long, default_value = "auto")]
+    method: experiments::tools::nash::Method,
+    /// Lemke–Howson's initially dropped label: 0..m-1 the first player's strategies, m..m+n-1 the second's
+    /// (default: every label in turn, keeping the distinct equilibria).
+    #[arg(long)]
+    label: Option<usize>,
+}
+
+impl From<Nash> for experiments::tools::nash::Args {
+    fn from(a: Nash) -> Self {
+        let Nash { file, json, method, label } = a;
+        Self { file, json, method, label }
+    }
+}

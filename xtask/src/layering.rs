@@ -1,6 +1,6 @@
 //! `cargo xtask layering`: the dependency graph obeys the design card.
 //!
-//! - `search-core` depends on no workspace crate;
+//! - `search-core` and `equilibria` depend on no workspace crate;
 //! - `games-small` and `strength` depend on `search-core` only (`strength`'s
 //!   tests also play `games-small`'s games); `games-chess` on both of those
 //!   below it (the UCI engine's strength dial);
@@ -17,6 +17,7 @@ use crate::TaskResult;
 /// The layer of each workspace crate; a crate may depend only on lower layers.
 const LAYERS: &[(&str, u32)] = &[
     ("search-core", 0),
+    ("equilibria", 0),
     ("games-small", 1),
     ("strength", 1),
     ("games-chess", 2),
@@ -124,5 +125,8 @@ mod tests {
         assert!(!allowed("strength", "games-chess"));
         assert!(!allowed_in_tests("strength", "games-chess"));
         assert!(!allowed("search-core", "strength"));
+        assert!(allowed("experiments", "equilibria"));
+        assert!(!allowed("equilibria", "search-core"));
+        assert!(!allowed("search-core", "equilibria"));
     }
 }

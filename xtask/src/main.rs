@@ -54,6 +54,8 @@ enum Command {
     Play(flags::Play),
     /// Load-test the web app's server on loopback: concurrent sessions, malformed requests, latencies.
     Loadtest(flags::Loadtest),
+    /// Find the Nash equilibria of a two-player game in Gambit's .nfg format (exact fractions).
+    Nash(flags::Nash),
 }
 
 /// `cargo xtask bench`: measured in the tuned build. The `xtask` alias builds
@@ -94,6 +96,7 @@ fn main() -> ExitCode {
         Command::Fit(args) => dial::fitting::run(args.into()),
         Command::Play(args) => args.run(),
         Command::Loadtest(args) => args.run(),
+        Command::Nash(args) => tools::nash::run(args.into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -9,7 +9,7 @@
 //!   the paper's trees, its printed numbers and its bisection.
 //! - [`dial`]: `cargo xtask match` and `cargo xtask calibrate` (playing
 //!   strength: paired matches, ratings, the dial's ladder).
-//! - [`tools`]: `cargo xtask bench`, `demo`, `perft`, `solve` and `wac`.
+//! - [`tools`]: `cargo xtask bench`, `demo`, `nash`, `perft`, `solve` and `wac`.
 //!
 //! GPL-3.0-or-later because it depends on `games-chess`; nothing but `xtask`
 //! depends on this crate (`cargo xtask layering` checks it).

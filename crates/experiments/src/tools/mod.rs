@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod demo;
+pub mod nash;
 pub mod perft;
 pub mod soak;
 pub mod solve;
