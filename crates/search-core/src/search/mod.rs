@@ -219,6 +219,13 @@ impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
             return Err(ParamError::new("window", "a root window needs a search that prunes").into());
         }
         limits.validate()?;
+        if limits.iterations.is_some() {
+            return Err(ParamError::new(
+                "iterations",
+                "counts Monte Carlo simulations: alpha-beta takes depth, nodes or time",
+            )
+            .into());
+        }
         if let Status::Over(_) = state.status() {
             return Err(GameError::GameOver);
         }
