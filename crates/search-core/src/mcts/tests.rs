@@ -56,7 +56,7 @@ fn mean_converges_on_random_trees() {
 
 #[test]
 fn max_converges_on_random_trees() {
-    converges(MaxBackup, MctsConfig::default(), &distinct_trees(), 20_000);
+    converges(MaxBackup::PURE, MctsConfig::default(), &distinct_trees(), 20_000);
 }
 
 #[test]
@@ -73,7 +73,7 @@ fn max_backup_value_tends_to_minimax() {
         let eval = RandomTreeEval::for_tree(&t);
         let exact = exact_scores(&t, eval).iter().map(|s| s.1).fold(f64::NEG_INFINITY, f64::max);
         let cfg = MctsConfig::default().with_value_scale(10.0).unwrap();
-        let r = Mcts::new(MaxBackup, eval, cfg).unwrap().run(&t, &Limits::iterations(5_000)).unwrap();
+        let r = Mcts::new(MaxBackup::PURE, eval, cfg).unwrap().run(&t, &Limits::iterations(5_000)).unwrap();
         assert!((r.value - (exact / 10.0).tanh()).abs() < 1e-9, "{} vs {exact}", r.value);
     }
 }
@@ -95,7 +95,7 @@ fn chance_nodes_expectimax() {
             continue;
         }
         checked += 1;
-        for backup in [&MaxBackup as &(dyn MctsBackup + Sync), &Mean] {
+        for backup in [&MaxBackup::PURE as &(dyn MctsBackup + Sync), &Mean] {
             let cfg = MctsConfig::default().with_value_scale(10.0).unwrap().with_seed(seed);
             let r = Mcts::new(backup, eval, cfg).unwrap().run(&t, &Limits::iterations(20_000)).unwrap();
             let chosen = scores.iter().find(|s| Some(s.0) == r.best).unwrap().1;
@@ -172,7 +172,7 @@ fn thread_sweep() {
     for threads in [1, 2, 4] {
         let run = || {
             let cfg = MctsConfig::default().with_seed(1).with_threads(threads).unwrap().with_value_scale(10.0).unwrap();
-            Mcts::new(MaxBackup, eval, cfg).unwrap().run(&t, &Limits::iterations(8_000)).unwrap()
+            Mcts::new(MaxBackup::PURE, eval, cfg).unwrap().run(&t, &Limits::iterations(8_000)).unwrap()
         };
         let (a, b) = (run(), run());
         // Deterministic per seed and thread count (iteration limits).
