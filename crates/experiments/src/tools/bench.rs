@@ -59,7 +59,8 @@ pub struct Args {
     /// Skip the minimax-rs comparison (it builds and runs a `benches` example).
     pub no_side_by_side: bool,
     /// Where to write the report (default docs/benchmarks.md, or
-    /// target/benchmarks-quick.md with --quick).
+    /// target/benchmarks-quick.md with --quick, or
+    /// target/benchmarks-SECTIONS.md with --only).
     pub out: Option<PathBuf>,
     /// Run only these sections (default all): `side-by-side`, `rminimax`,
     /// `piom`, `knuth-moore`, `solver`, `perft`, `mcts` (OpenSpiel, quality,
@@ -172,8 +173,11 @@ pub fn run(args: Args) -> TaskResult {
     let command = std::env::args().skip(1).collect::<Vec<_>>().join(" ");
     let markdown = render(&report, &format!("cargo xtask {command}"));
     println!("{markdown}");
-    let out = args.out.unwrap_or_else(|| {
-        if args.quick { root.join("target/benchmarks-quick.md") } else { root.join("docs/benchmarks.md") }
+    // A run of some sections only never overwrites the full report.
+    let out = args.out.unwrap_or_else(|| match (&args.only, args.quick) {
+        (Some(only), _) => root.join(format!("target/benchmarks-{}.md", only.join("-"))),
+        (None, true) => root.join("target/benchmarks-quick.md"),
+        (None, false) => root.join("docs/benchmarks.md"),
     });
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir)?;

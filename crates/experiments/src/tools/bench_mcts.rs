@@ -208,8 +208,9 @@ pub(crate) fn connect4_quality(root: &Path, quick: bool, report: &mut Report) ->
     Ok(())
 }
 
-/// Time of one fresh search of `root` to `depth` with `threads` threads.
-fn time_to_depth<G, E>(root: &G, eval: E, options: &Options, depth: u32, threads: usize) -> f64
+/// Time and main-thread nodes of one fresh search of `root` to `depth` with
+/// `threads` threads.
+fn time_to_depth<G, E>(root: &G, eval: E, options: &Options, depth: u32, threads: usize) -> (f64, u64)
 where
     G: Game + Sync,
     G::Move: Send,
@@ -218,8 +219,9 @@ where
     let mut s = Search::parallel(Minimax, eval, options.clone().with_threads(threads)).expect("valid options");
     let start = Instant::now();
     let r = s.run(root, &Limits::depth(depth)).expect("the game goes on");
+    let t = start.elapsed().as_secs_f64();
     assert!(r.complete && r.best.is_some());
-    start.elapsed().as_secs_f64()
+    (t, r.stats.nodes)
 }
 
 fn smp_speedup<G, E>(name: &str, positions: &[G], eval: E, options: Options, depth: u32, report: &mut Report)
@@ -228,10 +230,14 @@ where
     G::Move: Send,
     E: Evaluator<G> + Clone + Send,
 {
-    let (mut one, mut two) = (Vec::new(), Vec::new());
+    let (mut one, mut two, mut n1, mut n2) = (Vec::new(), Vec::new(), 0, 0);
     for p in positions {
-        one.push(time_to_depth(p, eval.clone(), &options, depth, 1));
-        two.push(time_to_depth(p, eval.clone(), &options, depth, 2));
+        let (t, n) = time_to_depth(p, eval.clone(), &options, depth, 1);
+        one.push(t);
+        n1 += n;
+        let (t, n) = time_to_depth(p, eval.clone(), &options, depth, 2);
+        two.push(t);
+        n2 += n;
     }
     let (t1, t2): (f64, f64) = (one.iter().sum(), two.iter().sum());
     let ratios: Vec<f64> = one.iter().zip(&two).map(|(a, b)| a / b).collect();
@@ -240,7 +246,12 @@ where
         one: t1,
         two: t2,
         goal: 1.6,
-        note: format!("total times; median per-position speedup {:.2}", median(&ratios)),
+        note: format!(
+            "total times; median per-position speedup {:.2}; main-thread nodes {n1} vs {n2} (×{:.2}: the helper's \
+             share of the work, independent of the machine's load)",
+            median(&ratios),
+            n2 as f64 / n1.max(1) as f64
+        ),
     });
 }
 
@@ -278,7 +289,7 @@ pub(crate) fn lazy_smp(root: &Path, quick: bool, report: &mut Report) -> TaskRes
                 })
                 .take(n)
                 .collect();
-            let depth = if quick { 4 } else { 6 };
+            let depth = if quick { 4 } else { 5 };
             smp_speedup("chess WAC middle-game", &set, ChessEval, Options::default(), depth, report);
         }
         Err(_) => report.notes.push(format!("Lazy SMP on chess: skipped, {} not found.", path.display())),
