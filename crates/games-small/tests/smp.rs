@@ -33,6 +33,11 @@ fn openings() -> Vec<Connect4> {
         .collect()
 }
 
+/// −1, 0 or 1 (`f64::signum` gives 1 for +0).
+fn sign(x: f64) -> i32 {
+    i32::from(x > 0.0) - i32::from(x < 0.0)
+}
+
 #[test]
 fn connect4_values_within_the_proven_bounds() {
     let mut set = end_easy(30);
@@ -42,11 +47,12 @@ fn connect4_values_within_the_proven_bounds() {
     }
     assert!(!set.is_empty());
     for threads in [1, 2, 4] {
-        let mut s = Search::parallel(Minimax, Connect4Eval::default(), Options::default().with_threads(threads)).unwrap();
+        let mut s =
+            Search::parallel(Minimax, Connect4Eval::default(), Options::default().with_threads(threads)).unwrap();
         for (pos, score) in &set {
             let r = s.run(pos, &Limits::full_tree()).unwrap();
             let v = r.value.unwrap();
-            assert_eq!(v.signum() as i32, score.signum(), "{threads} threads: {pos:?} value {v} score {score}");
+            assert_eq!(sign(v), score.signum(), "{threads} threads: {pos:?} value {v} score {score}");
             let mut moves = Vec::new();
             pos.generate(&mut moves);
             let best = r.best.unwrap();
@@ -58,13 +64,8 @@ fn connect4_values_within_the_proven_bounds() {
                 Status::Over(Outcome::Win(_)) => 1,
                 Status::Over(_) => 0,
                 Status::Ongoing => {
-                    -Search::new(Minimax, Connect4Eval::default(), Options::default())
-                        .unwrap()
-                        .run(&child, &Limits::full_tree())
-                        .unwrap()
-                        .value
-                        .unwrap()
-                        .signum() as i32
+                    let mut s = Search::new(Minimax, Connect4Eval::default(), Options::default()).unwrap();
+                    -sign(s.run(&child, &Limits::full_tree()).unwrap().value.unwrap())
                 }
             };
             assert_eq!(kept, score.signum(), "{threads} threads: {pos:?} move {best}");

@@ -534,14 +534,8 @@ fn render(report: &Report, command: &str) -> String {
         for c in &report.scaling {
             let x = c.one / c.two;
             let goal = format!("≥ {} {}", c.goal, if x >= c.goal { "met" } else { "**missed**" });
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {x:.2} | {goal} | {} |",
-                c.name,
-                seconds(c.one),
-                seconds(c.two),
-                c.note
-            );
+            let _ =
+                writeln!(s, "| {} | {} | {} | {x:.2} | {goal} | {} |", c.name, seconds(c.one), seconds(c.two), c.note);
         }
     }
     if !report.quality.is_empty() {

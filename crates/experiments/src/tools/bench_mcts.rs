@@ -87,7 +87,9 @@ pub(crate) fn mcts_vs_openspiel(quick: bool, report: &mut Report) {
         let theirs = match openspiel_times(spiel, sims, reps) {
             Ok(t) if t.len() == reps => t,
             Ok(t) => {
-                report.notes.push(format!("OpenSpiel MCTS on {name}: {} results for {reps} searches; skipped.", t.len()));
+                report
+                    .notes
+                    .push(format!("OpenSpiel MCTS on {name}: {} results for {reps} searches; skipped.", t.len()));
                 continue;
             }
             Err(e) => {
