@@ -215,12 +215,16 @@ pub(crate) struct Bench {
     /// target/benchmarks-quick.md with --quick).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Run only these sections (comma-separated): side-by-side, rminimax,
+    /// piom, knuth-moore, solver, perft, mcts, smp.
+    #[arg(long, value_delimiter = ',')]
+    only: Option<Vec<String>>,
 }
 
 impl From<Bench> for experiments::tools::bench::Args {
     fn from(a: Bench) -> Self {
-        let Bench { quick, pairs, depths, no_side_by_side, out } = a;
-        Self { quick, pairs, depths, no_side_by_side, out }
+        let Bench { quick, pairs, depths, no_side_by_side, out, only } = a;
+        Self { quick, pairs, depths, no_side_by_side, out, only }
     }
 }
 

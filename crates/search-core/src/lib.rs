@@ -51,6 +51,7 @@ pub mod backup;
 mod error;
 mod eval;
 mod game;
+pub mod mcts;
 pub mod opponent;
 pub mod policy;
 pub mod rng;

@@ -12,6 +12,15 @@
 //! | `epsilon:depth=D,eps=E` | ε-greedy as the Rminimax paper defines it (the optimal moves share ε) |
 //! | `iom:depth=D` | the best move of IOM (PIOM's alpha-beta where it applies) |
 //! | `elo:X` | the [strength dial](crate::dial) at rating `X` (needs a calibration) |
+//! | `mcts:iters=N[,c=C][,backup=mean\|max][,min_visits=K][,playouts=random\|eval][,scale=S][,final=visits\|value][,threads=T]` | UCT ([`Mcts`] with the [`Mean`] or [`MaxBackup`] backup), `N` simulations a move, tree kept between moves |
+//! | `ments:iters=N,tau=T[,eps=E][,playouts=random\|eval][,scale=S][,final=value\|visits\|sample][,threads=T]` | maximum-entropy tree search ([`Soft`] backup with temperature `T`, Boltzmann selection with exploration `E`, default 1) |
+//!
+//! `min_visits=K` (with `backup=max`): only children with at least `K`
+//! visits count in the max ([`MaxBackup::with_min_visits`]; default 1, the
+//! pure max, which random playouts make noisy). MCTS agents seed each move's search from the match's RNG. `c` defaults
+//! to 1.4, `playouts` to `random`, `scale` (the evaluator's units that map
+//! to `tanh(1)` with `playouts=eval`) to 1, `threads` to 1 (root
+//! parallelisation).
 //!
 //! Values are in the evaluator's units, from the mover's side.
 //!
@@ -30,6 +39,7 @@
 
 use search_core::backup::rminimax::UtilityCosts;
 use search_core::backup::{Iom, Minimax};
+use search_core::mcts::{FinalMove, MaxBackup, Mcts, MctsAgent, MctsConfig, Mean, Playouts, Soft};
 use search_core::policy::{PolicyAgent, Softmax, epsilon_greedy_agent, rminimax_agent};
 use search_core::search::{Limits, Options, Search, SearchAgent};
 use search_core::{Agent, Evaluator, Game, RandomAgent};
@@ -152,6 +162,44 @@ fn limits(r: &mut SpecReader<'_>, spec: &AgentSpec) -> Result<Limits, SpecError>
     Ok(limits)
 }
 
+/// Reads the common settings of the MCTS kinds into `config` and returns
+/// the limits (`iters=N`, required).
+fn mcts_settings(
+    r: &mut SpecReader<'_>,
+    spec: &AgentSpec,
+    config: MctsConfig,
+) -> Result<(Limits, MctsConfig), SpecError> {
+    let iters: u64 = r.require("iters")?;
+    let limits = Limits::iterations(iters);
+    limits.validate().map_err(|e| SpecError::new(spec, e.to_string()))?;
+    let mut config = config;
+    if let Some(p) = r.take::<String>("playouts")? {
+        config = config.with_playouts(match p.as_str() {
+            "random" => Playouts::Random,
+            "eval" => Playouts::Eval,
+            _ => return Err(SpecError::new(spec, format!("playouts must be random or eval, got {p:?}"))),
+        });
+    }
+    if let Some(s) = r.take::<f64>("scale")? {
+        config = param(spec, config.with_value_scale(s))?;
+    }
+    if let Some(f) = r.take::<String>("final")? {
+        config = config.with_final_move(match f.as_str() {
+            "visits" => FinalMove::Visits,
+            "value" => FinalMove::Value,
+            "sample" => FinalMove::Sample,
+            _ => return Err(SpecError::new(spec, format!("final must be visits, value or sample, got {f:?}"))),
+        });
+    }
+    if let Some(t) = r.take::<usize>("threads")? {
+        config = param(spec, config.with_threads(t))?;
+    }
+    Ok((limits, config))
+}
+
+/// The keys every MCTS kind accepts.
+const MCTS_KEYS: [&str; 5] = ["iters", "playouts", "scale", "final", "threads"];
+
 fn param<T>(spec: &AgentSpec, r: Result<T, search_core::ParamError>) -> Result<T, SpecError> {
     r.map_err(|e| SpecError::new(spec, e.to_string()))
 }
@@ -188,7 +236,7 @@ pub fn read_softmax(r: &mut SpecReader<'_>, spec: &AgentSpec) -> Result<Softmax,
 
 impl<G, E> AgentFactory<G> for StandardAgents<E>
 where
-    G: Game + Send + 'static,
+    G: Game + Send + Sync + 'static,
     G::Move: Send,
     E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
@@ -239,6 +287,41 @@ where
                 let search = param(spec, Search::new(Iom::new(), eval, opts))?;
                 Box::new(SearchAgent::new(search, limits).named(spec.to_string()))
             }
+            "mcts" => {
+                let mut config = MctsConfig::default();
+                if let Some(c) = r.take::<f64>("c")? {
+                    config = param(spec, config.with_c(c))?;
+                }
+                let backup: Option<String> = r.take("backup")?;
+                let min_visits: Option<u64> = r.take("min_visits")?;
+                let (limits, config) = mcts_settings(&mut r, spec, config)?;
+                r.finish(&[&MCTS_KEYS[..], &["c", "backup", "min_visits"]].concat())?;
+                if min_visits.is_some() && backup.as_deref() != Some("max") {
+                    return Err(SpecError::new(spec, "min_visits goes with backup=max"));
+                }
+                let name = spec.to_string();
+                match backup.as_deref() {
+                    None | Some("mean") => {
+                        let m = param(spec, Mcts::new(Mean, eval, config))?;
+                        Box::new(MctsAgent::new(m, limits).named(name))
+                    }
+                    Some("max") => {
+                        let max = param(spec, MaxBackup::with_min_visits(min_visits.unwrap_or(1)))?;
+                        let m = param(spec, Mcts::new(max, eval, config))?;
+                        Box::new(MctsAgent::new(m, limits).named(name))
+                    }
+                    Some(b) => return Err(SpecError::new(spec, format!("backup must be mean or max, got {b:?}"))),
+                }
+            }
+            "ments" => {
+                let tau: f64 = r.require("tau")?;
+                let eps: f64 = r.take("eps")?.unwrap_or(1.0);
+                let config = param(spec, MctsConfig::ments(eps))?;
+                let (limits, config) = mcts_settings(&mut r, spec, config)?;
+                r.finish(&[&MCTS_KEYS[..], &["tau", "eps"]].concat())?;
+                let m = param(spec, Mcts::new(param(spec, Soft::new(tau))?, eval, config))?;
+                Box::new(MctsAgent::new(m, limits).named(spec.to_string()))
+            }
             "elo" => {
                 let elo: f64 = r.argument("rating")?;
                 r.finish(&[])?;
@@ -265,6 +348,14 @@ where
             ("rminimax:depth=D,theta=T", "the Rminimax player"),
             ("epsilon:depth=D,eps=E", "ε-greedy (the optimal moves share ε)"),
             ("iom:depth=D", "the best move of IOM"),
+            (
+                "mcts:iters=N[,c=C,backup=mean|max,min_visits=K,playouts=random|eval,scale=S,final=visits|value,threads=T]",
+                "UCT, N simulations a move",
+            ),
+            (
+                "ments:iters=N,tau=T[,eps=E,playouts=random|eval,scale=S,final=value|visits|sample,threads=T]",
+                "maximum-entropy tree search (soft backup, temperature T)",
+            ),
         ]
         .into_iter()
         .map(|(a, b)| (a.to_string(), b.to_string()))

@@ -205,7 +205,7 @@ pub type RosterMaker<G> = Arc<dyn Fn() -> Roster<G> + Send + Sync>;
 
 fn roster_maker<G, E, F>(name: &str, eval: E, table_mib: usize, extra: F) -> Result<RosterMaker<G>, String>
 where
-    G: Game + Send + 'static,
+    G: Game + Send + Sync + 'static,
     G::Move: Send,
     E: Evaluator<G> + Clone + Send + Sync + 'static,
     F: Fn(Roster<G>) -> Roster<G> + Send + Sync + 'static,

@@ -644,7 +644,7 @@ fn parse_chess(start: &ChessGame, text: &str) -> Result<ChessGame, String> {
 /// arena builds them.
 fn roster<G, E>(eval: E, table_mib: usize) -> Roster<G>
 where
-    G: Game + Send + 'static,
+    G: Game + Send + Sync + 'static,
     G::Move: Send,
     E: search_core::Evaluator<G> + Clone + Send + Sync + 'static,
 {

@@ -59,9 +59,17 @@ pub struct Args {
     /// Skip the minimax-rs comparison (it builds and runs a `benches` example).
     pub no_side_by_side: bool,
     /// Where to write the report (default docs/benchmarks.md, or
-    /// target/benchmarks-quick.md with --quick).
+    /// target/benchmarks-quick.md with --quick, or
+    /// target/benchmarks-SECTIONS.md with --only).
     pub out: Option<PathBuf>,
+    /// Run only these sections (default all): `side-by-side`, `rminimax`,
+    /// `piom`, `knuth-moore`, `solver`, `perft`, `mcts` (OpenSpiel, quality,
+    /// threads), `smp` (Lazy SMP).
+    pub only: Option<Vec<String>>,
 }
+
+/// The sections `--only` accepts.
+pub const SECTIONS: [&str; 8] = ["side-by-side", "rminimax", "piom", "knuth-moore", "solver", "perft", "mcts", "smp"];
 
 /// Pons' mean nodes per position on his benchmark sets ("Solving Connect 4",
 /// part 12), by set name.
@@ -73,14 +81,35 @@ const CONNECT4_SETS: &str = "../shared/connect4";
 /// A timed comparison: per-pair times of the two sides and what proves that
 /// they did the same work.
 #[derive(Debug)]
-struct Timed {
-    name: String,
-    ours: Vec<f64>,
-    theirs: Vec<f64>,
+pub(crate) struct Timed {
+    pub(crate) name: String,
+    pub(crate) ours: Vec<f64>,
+    pub(crate) theirs: Vec<f64>,
     /// The work check: node counts, values.
-    work: String,
+    pub(crate) work: String,
     /// The goal on the ratio, if any.
-    goal: Option<f64>,
+    pub(crate) goal: Option<f64>,
+}
+
+/// A speedup: the time of one thread over the time of two.
+#[derive(Debug)]
+pub(crate) struct Scaling {
+    pub(crate) name: String,
+    /// Seconds with one thread.
+    pub(crate) one: f64,
+    /// Seconds with two threads.
+    pub(crate) two: f64,
+    /// The goal on the speedup (at least).
+    pub(crate) goal: f64,
+    pub(crate) note: String,
+}
+
+/// A quality curve: (simulations, fraction of optimal moves) per backup.
+#[derive(Debug)]
+pub(crate) struct Quality {
+    pub(crate) name: String,
+    pub(crate) points: Vec<(f64, f64)>,
+    pub(crate) positions: usize,
 }
 
 /// A non-time ratio (nodes, leaves).
@@ -94,10 +123,12 @@ struct Counted {
 }
 
 #[derive(Debug, Default)]
-struct Report {
-    timed: Vec<Timed>,
+pub(crate) struct Report {
+    pub(crate) timed: Vec<Timed>,
     counted: Vec<Counted>,
-    notes: Vec<String>,
+    pub(crate) scaling: Vec<Scaling>,
+    pub(crate) quality: Vec<Quality>,
+    pub(crate) notes: Vec<String>,
 }
 
 pub fn run(args: Args) -> TaskResult {
@@ -105,23 +136,48 @@ pub fn run(args: Args) -> TaskResult {
     if pairs == 0 {
         return Err("--pairs must be at least 1".into());
     }
+    if let Some(bad) = args.only.iter().flatten().find(|s| !SECTIONS.contains(&s.as_str())) {
+        return Err(format!("unknown section {bad:?} for --only; known: {}", SECTIONS.join(", ")).into());
+    }
+    let on = |s: &str| args.only.as_ref().is_none_or(|o| o.iter().any(|x| x == s));
     let root = workspace_root();
     let mut report = Report::default();
-    if !args.no_side_by_side {
+    if !args.no_side_by_side && on("side-by-side") {
         let depths = args.depths.clone().unwrap_or(if args.quick { vec![6, 8] } else { vec![8, 10, 12] });
         side_by_side(&root, &depths, pairs, args.quick, &mut report)?;
     }
-    rminimax_vs_minimax(pairs, args.quick, &mut report);
-    piom_vs_iom(args.quick, &mut report);
-    knuth_moore(args.quick, &mut report);
-    solver_vs_pons(&root, args.quick, &mut report)?;
-    chess_perft(pairs, args.quick, &mut report);
+    if on("rminimax") {
+        rminimax_vs_minimax(pairs, args.quick, &mut report);
+    }
+    if on("piom") {
+        piom_vs_iom(args.quick, &mut report);
+    }
+    if on("knuth-moore") {
+        knuth_moore(args.quick, &mut report);
+    }
+    if on("solver") {
+        solver_vs_pons(&root, args.quick, &mut report)?;
+    }
+    if on("perft") {
+        chess_perft(pairs, args.quick, &mut report);
+    }
+    if on("mcts") {
+        super::bench_mcts::mcts_vs_openspiel(args.quick, &mut report);
+        super::bench_mcts::mcts_threads(args.quick, &mut report);
+        super::bench_mcts::connect4_quality(&root, args.quick, &mut report)?;
+    }
+    if on("smp") {
+        super::bench_mcts::lazy_smp(&root, args.quick, &mut report)?;
+    }
 
     let command = std::env::args().skip(1).collect::<Vec<_>>().join(" ");
     let markdown = render(&report, &format!("cargo xtask {command}"));
     println!("{markdown}");
-    let out = args.out.unwrap_or_else(|| {
-        if args.quick { root.join("target/benchmarks-quick.md") } else { root.join("docs/benchmarks.md") }
+    // A run of some sections only never overwrites the full report.
+    let out = args.out.unwrap_or_else(|| match (&args.only, args.quick) {
+        (Some(only), _) => root.join(format!("target/benchmarks-{}.md", only.join("-"))),
+        (None, true) => root.join("target/benchmarks-quick.md"),
+        (None, false) => root.join("docs/benchmarks.md"),
     });
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir)?;
@@ -179,7 +235,7 @@ fn timed<T>(f: &mut impl FnMut() -> T) -> (T, f64) {
     (out, start.elapsed().as_secs_f64())
 }
 
-fn median(xs: &[f64]) -> f64 {
+pub(crate) fn median(xs: &[f64]) -> f64 {
     let mut v = xs.to_vec();
     v.sort_by(f64::total_cmp);
     let n = v.len();
@@ -471,6 +527,28 @@ fn render(report: &Report, command: &str) -> String {
         let goal = c.goal.map_or("—".to_string(), |g| format!("≤ {g} {}", if r <= g { "met" } else { "**missed**" }));
         let _ = writeln!(s, "| {} | {:.1} | {:.1} | {r:.3} | {goal} | {} |", c.name, c.ours, c.reference, c.note);
     }
+    if !report.scaling.is_empty() {
+        let _ = writeln!(s, "\n## Parallel speedups (same machine, same run)\n");
+        let _ = writeln!(s, "| comparison | 1 thread | 2 threads | speedup | goal | notes |");
+        let _ = writeln!(s, "| --- | ---: | ---: | ---: | --- | --- |");
+        for c in &report.scaling {
+            let x = c.one / c.two;
+            let goal = format!("≥ {} {}", c.goal, if x >= c.goal { "met" } else { "**missed**" });
+            let _ =
+                writeln!(s, "| {} | {} | {} | {x:.2} | {goal} | {} |", c.name, seconds(c.one), seconds(c.two), c.note);
+        }
+    }
+    if !report.quality.is_empty() {
+        let _ = writeln!(s, "\n## MCTS quality on connect-4 (fraction of value-keeping moves)\n");
+        let sims: Vec<f64> = report.quality[0].points.iter().map(|p| p.0).collect();
+        let head: Vec<String> = sims.iter().map(|x| format!("{x}")).collect();
+        let _ = writeln!(s, "| backup \\ simulations | {} |", head.join(" | "));
+        let _ = writeln!(s, "| --- |{}", " ---: |".repeat(sims.len()));
+        for q in &report.quality {
+            let cells: Vec<String> = q.points.iter().map(|p| format!("{:.2}", p.1)).collect();
+            let _ = writeln!(s, "| {} ({} positions) | {} |", q.name, q.positions, cells.join(" | "));
+        }
+    }
     let _ = writeln!(s, "\n## Method\n");
     for line in METHOD {
         let _ = writeln!(s, "- {line}");
@@ -485,7 +563,7 @@ fn render(report: &Report, command: &str) -> String {
 }
 
 /// How the figures are made, printed under the tables.
-const METHOD: [&str; 6] = [
+const METHOD: [&str; 9] = [
     "minimax-rs (the `minimax` crate 0.6, a dev-dependency of `benches` only) runs in the `benches` example \
      `side_by_side` on our `Connect4` with our `Connect4Eval` (wrapped) and the same table byte budget. \
      `negamax` is our `Options::plain_alpha_beta()` against `minimax::Negamax`; `iterative` is our iterative \
@@ -504,6 +582,18 @@ const METHOD: [&str; 6] = [
      from an empty table; chess perft counts are checked equal.",
     "Time ratios are ours ÷ reference per interleaved pair; the median and the range over the pairs are given. \
      The machine is shared, so single pairs can be noisy.",
+    "MCTS against OpenSpiel: the same number of simulations from the initial state, a fresh tree each search, \
+     UCT with OpenSpiel's uct_c = 2 on [-1, 1] (our c = 1 on [0, 1]) and one random rollout per new leaf; \
+     OpenSpiel is `pyspiel.MCTSBot` with `RandomRolloutEvaluator(1)` (C++ search, called once per search from \
+     Python, so the binding overhead is one call). Not interleaved: OpenSpiel's searches run in one Python process.",
+    "MCTS quality: Pons' middle-easy positions where some move loses the game-theoretic value (win, draw, loss, \
+     from the solver), the first 50; a move is optimal if it keeps the value. One seeded search per position and \
+     setting. Figure: docs/mcts-quality.svg.",
+    "Parallel speedups: Lazy SMP searches each position from an empty table to a fixed depth with 1 and then \
+     2 threads (Options::default(), Search::parallel); connect-4 positions are the first of Pons' begin-easy \
+     set, chess positions the first Win At Chess positions with at least 20 pieces. MCTS with 2 threads is root \
+     parallelisation with the same total number of simulations. Two cores shared with other users: speedups \
+     are noisy and bounded by the cores actually free.",
 ];
 
 fn seconds(x: f64) -> String {

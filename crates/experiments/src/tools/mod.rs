@@ -3,6 +3,7 @@
 //! and a `run` function.
 
 pub mod bench;
+mod bench_mcts;
 pub mod demo;
 pub mod nash;
 pub mod perft;

@@ -127,7 +127,12 @@ fn build(backup: BackupKind, settings: &Settings) -> Result<ChessSearch, ParamEr
     let full_width = Options::full_width().with_iterative_deepening(true);
     let (m, n, beta, delta) = MN_PARAMS;
     match backup {
-        BackupKind::AlphaBeta => erased(Minimax, engine),
+        // Lazy SMP when Threads > 1 (one thread: the single-threaded search).
+        BackupKind::AlphaBeta => Ok(Box::new(Search::<ChessGame, _, _>::parallel(
+            Minimax,
+            ChessEval,
+            engine.with_threads(settings.threads),
+        )?)),
         BackupKind::Minimax => erased(Minimax, full_width),
         // PIOM: windows are sound for IOM, but it is not plain negamax, so
         // the table needs exact depths and there is no quiescence.
@@ -238,6 +243,22 @@ impl Brain {
             self.searches[i] = Some(search);
         }
         self.settings.backup = backup;
+        Ok(())
+    }
+
+    /// Sets the alpha-beta search's thread count (`Threads`): its search is
+    /// rebuilt (with an empty table) if it is built; the other rules search
+    /// on one thread and are not touched.
+    ///
+    /// Errors: the search cannot be built; nothing changes.
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), ParamError> {
+        let next = Settings { threads, ..self.settings };
+        let i = BackupKind::AlphaBeta.index();
+        if self.searches[i].is_some() {
+            self.searches[i] = None;
+            self.searches[i] = Some(build(BackupKind::AlphaBeta, &next)?);
+        }
+        self.settings = next;
         Ok(())
     }
 

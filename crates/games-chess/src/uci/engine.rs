@@ -204,6 +204,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             // sampling generator are kept.
             OptionChange::Hash(mib) => brain.set_hash_mib(mib),
             OptionChange::Backup(backup) => brain.set_backup(backup),
+            OptionChange::Threads(threads) => brain.set_threads(threads),
             OptionChange::Theta(theta) => brain.set_theta(theta),
             OptionChange::Seed(seed) => {
                 brain.set_seed(seed);

@@ -86,7 +86,7 @@ pub use limit::{
     CALIBRATION_JSON, EloRange, PREFERRED_DEFAULT_ELO, STRENGTH_TABLE_MIB, StrengthSetting, elo_range, move_seed,
     setting_at, strength_dial,
 };
-pub use options::{MAX_HASH_MIB, MAX_SEED};
+pub use options::{MAX_HASH_MIB, MAX_SEED, MAX_THREADS};
 pub use output::{Iteration, Score, mate_or_cp, uci_move};
 pub use plan::Plan;
 pub use position::build_position;

@@ -10,6 +10,9 @@ use super::settings::{BackupKind, Settings};
 /// Largest `Hash` value, in MiB.
 pub const MAX_HASH_MIB: usize = 1024;
 
+/// Largest `Threads` value.
+pub const MAX_THREADS: usize = 64;
+
 /// Largest `Seed` value (GUIs store spin values as 32-bit integers).
 pub const MAX_SEED: u64 = i32::MAX as u64;
 
@@ -22,7 +25,7 @@ pub(super) fn declarations() -> Vec<String> {
     let mut lines = vec![
         format!("option name Hash type spin default {} min 1 max {MAX_HASH_MIB}", d.hash_mib),
         "option name Clear Hash type button".to_string(),
-        "option name Threads type spin default 1 min 1 max 1".to_string(),
+        format!("option name Threads type spin default {} min 1 max {MAX_THREADS}", d.threads),
         "option name Ponder type check default false".to_string(),
         format!("option name Backup type combo default {}{vars}", d.backup),
         format!("option name Theta type string default {}", d.theta),
@@ -42,8 +45,10 @@ pub(super) fn declarations() -> Vec<String> {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum OptionChange {
     /// Nothing: the value is the current one, or the option changes nothing
-    /// (`Threads 1`, `Ponder`).
+    /// (`Ponder`).
     Nothing,
+    /// Another thread count for the alpha-beta search (Lazy SMP).
+    Threads(usize),
     /// `Clear Hash`: forget the transposition table.
     ClearHash,
     /// A new transposition-table size in MiB; the search is kept.
@@ -94,8 +99,8 @@ pub(super) fn parse_option(
             (seed != current.seed).then_some(OptionChange::Seed(seed))
         }
         "threads" => {
-            parse_spin(need()?, 1, 1).map_err(|e| bad(format!("{e} (only one thread is supported)")))?;
-            None
+            let n = parse_spin(need()?, 1, MAX_THREADS as u64).map_err(bad)? as usize;
+            (n != current.threads).then_some(OptionChange::Threads(n))
         }
         "ponder" => {
             parse_check(need()?).map_err(bad)?;
@@ -173,6 +178,8 @@ mod tests {
         assert_eq!(parse_option(&s, " hash ", Some(" 64 ")), Ok(OptionChange::Hash(64)));
         assert_eq!(parse_option(&s, "Clear Hash", None), Ok(OptionChange::ClearHash));
         assert_eq!(parse_option(&s, "Threads", Some("1")), Ok(OptionChange::Nothing));
+        assert_eq!(parse_option(&s, "Threads", Some("2")), Ok(OptionChange::Threads(2)));
+        assert!(parse_option(&s, "Threads", Some("0")).is_err());
         assert_eq!(parse_option(&s, "Ponder", Some("TRUE")), Ok(OptionChange::Nothing));
         assert_eq!(parse_option(&s, "Seed", Some("7")), Ok(OptionChange::Seed(7)));
         assert_eq!(parse_option(&s, "Seed", Some("0")), Ok(OptionChange::Nothing));

@@ -126,6 +126,9 @@ pub struct Settings {
     pub limit_strength: bool,
     /// The strength asked for, within the calibrated range (`UCI_Elo`).
     pub elo: i64,
+    /// Threads of the alpha-beta search (`Threads`): Lazy SMP sharing one
+    /// table when more than one; the other rules search on one thread.
+    pub threads: usize,
 }
 
 impl Default for Settings {
@@ -137,6 +140,7 @@ impl Default for Settings {
             seed: 0,
             limit_strength: false,
             elo: super::limit::default_elo(),
+            threads: 1,
         }
     }
 }

@@ -14,6 +14,7 @@ use crate::eval::{Evaluator, MAX_PLY};
 use crate::game::{Game, Outcome, Player, Status, Turn};
 use crate::rng;
 use crate::search::ordering::TT_MOVE_KEY;
+use crate::search::tt::TtMove;
 use crate::search::{
     Control, DepthUnit, Incomplete, Iteration, Limits, Observer, Options, RootMove, Search, SearchResult, Stats,
     TtDepth,
@@ -482,7 +483,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
 
         // Transposition table.
         let key = if self.prunes && self.s.tt.is_some() { state.hash_key() } else { None };
-        let mut tt_move = None;
+        let mut tt_move = TtMove::None;
         if let (Some(k), Some(tt)) = (key, &self.s.tt)
             && let Some(e) = tt.probe(k)
         {
@@ -600,11 +601,11 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
 
     /// Orders `moves` (TT move, hints, killers, history) and applies beam
     /// pruning.
-    fn order(&mut self, state: &G, moves: &mut Vec<G::Move>, tt_move: Option<G::Move>, p: usize, perspective: Player) {
+    fn order(&mut self, state: &G, moves: &mut Vec<G::Move>, tt_move: TtMove<G::Move>, p: usize, perspective: Player) {
         let use_hint = self.opts.game_ordering;
-        let tt_move = if self.prunes { tt_move } else { None };
+        let tt_move = if self.prunes { tt_move } else { TtMove::None };
         let keyed = use_hint || (self.prunes && (self.opts.killers || self.opts.history));
-        let tt_index = tt_move.and_then(|t| moves.iter().position(|&m| m == t));
+        let tt_index = tt_move.index_in(moves);
         let mut keys = take(&mut self.plies[p].keys);
         keys.clear();
         // Without sort keys the order is the generation order.

@@ -36,6 +36,9 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Stop when this flag becomes true (set from another thread).
     pub stop: Option<Arc<AtomicBool>>,
+    /// Stop after this many simulations (≥ 1): Monte Carlo tree search
+    /// only ([`Mcts`](crate::mcts::Mcts)); an alpha-beta search refuses it.
+    pub iterations: Option<u64>,
 }
 
 impl Limits {
@@ -47,7 +50,7 @@ impl Limits {
     /// assert_eq!(Limits::full_tree().depth, None);
     /// ```
     pub fn full_tree() -> Limits {
-        Limits { depth: None, nodes: None, time: None, stop: None }
+        Limits { depth: None, nodes: None, time: None, stop: None, iterations: None }
     }
 
     /// A depth limit only.
@@ -76,6 +79,23 @@ impl Limits {
         Limits { stop: Some(stop), ..Limits::full_tree() }
     }
 
+    /// An iteration limit only: this many simulations of a Monte Carlo
+    /// tree search ([`Mcts`](crate::mcts::Mcts)).
+    ///
+    /// ```
+    /// use search_core::search::Limits;
+    /// assert_eq!(Limits::iterations(1000).iterations, Some(1000));
+    /// ```
+    pub fn iterations(iterations: u64) -> Limits {
+        Limits { iterations: Some(iterations), ..Limits::full_tree() }
+    }
+
+    /// These limits with an iteration limit too (Monte Carlo tree search).
+    pub fn with_iterations(mut self, iterations: u64) -> Limits {
+        self.iterations = Some(iterations);
+        self
+    }
+
     /// These limits with a depth limit too.
     pub fn with_depth(mut self, depth: u32) -> Limits {
         self.depth = Some(depth);
@@ -102,7 +122,11 @@ impl Limits {
 
     /// True if nothing limits the search: it runs to the end of the game.
     pub fn is_unlimited(&self) -> bool {
-        self.depth.is_none() && self.nodes.is_none() && self.time.is_none() && self.stop.is_none()
+        self.depth.is_none()
+            && self.nodes.is_none()
+            && self.time.is_none()
+            && self.stop.is_none()
+            && self.iterations.is_none()
     }
 
     /// True if a limit other than the depth may stop the search early.
@@ -116,6 +140,7 @@ impl Limits {
     /// use search_core::search::Limits;
     /// assert!(Limits::depth(0).validate().is_err());
     /// assert!(Limits::nodes(0).validate().is_err());
+    /// assert!(Limits::iterations(0).validate().is_err());
     /// assert!(Limits::depth(5000).validate().is_ok()); // clamped to MAX_PLY
     /// ```
     pub fn validate(&self) -> Result<(), ParamError> {
@@ -124,6 +149,9 @@ impl Limits {
         }
         if self.nodes == Some(0) {
             return Err(ParamError::new("nodes", "must be >= 1"));
+        }
+        if self.iterations == Some(0) {
+            return Err(ParamError::new("iterations", "must be >= 1"));
         }
         Ok(())
     }

@@ -32,6 +32,8 @@ mod observer;
 mod options;
 mod ordering;
 mod result;
+mod shared_tt;
+mod smp;
 mod tt;
 
 pub use crate::window::{Bound, Window};
@@ -47,7 +49,7 @@ use crate::error::{GameError, ParamError};
 use crate::eval::Evaluator;
 use crate::game::{Game, Status};
 use ordering::Ordering;
-use tt::TranspositionTable;
+use tt::Table;
 
 /// A configured search: a rule, an evaluator and options, plus the state
 /// kept between searches (transposition table, move-ordering history,
@@ -58,10 +60,12 @@ pub struct Search<G: Game, R: Backup, E: Evaluator<G>> {
     rule: R,
     eval: E,
     options: Options,
-    tt: Option<TranspositionTable<G::Move>>,
+    tt: Option<Table<G::Move>>,
     ordering: Ordering<G::Move>,
     /// Per-ply buffers kept between runs (no allocation per search).
     scratch: Vec<core::PlyBuffers<G::Move>>,
+    /// The Lazy SMP driver, set by [`Search::parallel`].
+    smp: Option<smp::Driver<G, R, E>>,
 }
 
 impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
@@ -86,12 +90,23 @@ impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
     /// # Ok::<(), search_core::ParamError>(())
     /// ```
     pub fn new(rule: R, eval: E, options: Options) -> Result<Self, ParamError> {
+        if options.threads > 1 {
+            return Err(ParamError::new(
+                "threads",
+                "more than one thread needs Search::parallel (a Sync game, Send + Clone rule and evaluator)",
+            ));
+        }
+        Self::build(rule, eval, options)
+    }
+
+    /// [`new`](Search::new) without the thread check.
+    fn build(rule: R, eval: E, options: Options) -> Result<Self, ParamError> {
         options.validate::<G, R, E>(&eval)?;
         let tt = match options.table_mib {
             0 => None,
-            mib => Some(TranspositionTable::with_mib(mib)?),
+            mib => Some(Table::with_mib(mib, options.threads > 1)?),
         };
-        Ok(Search { rule, eval, options, tt, ordering: Ordering::new(), scratch: Vec::new() })
+        Ok(Search { rule, eval, options, tt, ordering: Ordering::new(), scratch: Vec::new(), smp: None })
     }
 
     /// A search with [`Options::recommended`] for this rule, game and
@@ -147,7 +162,7 @@ impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
         options.validate::<G, R, E>(&self.eval)?;
         self.tt = match mib {
             0 => None,
-            mib => Some(TranspositionTable::with_mib(mib)?),
+            mib => Some(Table::with_mib(mib, options.threads > 1)?),
         };
         self.options = options;
         Ok(())
@@ -219,6 +234,13 @@ impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
             return Err(ParamError::new("window", "a root window needs a search that prunes").into());
         }
         limits.validate()?;
+        if limits.iterations.is_some() {
+            return Err(ParamError::new(
+                "iterations",
+                "counts Monte Carlo simulations: alpha-beta takes depth, nodes or time",
+            )
+            .into());
+        }
         if let Status::Over(_) = state.status() {
             return Err(GameError::GameOver);
         }
@@ -227,6 +249,9 @@ impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
         }
         let mut root = state.clone();
         root.mark_search_root();
-        core::Core::new(self, limits, observer).run(&root, window)
+        match self.smp {
+            Some(driver) if self.options.threads > 1 => smp::run(driver, self, &root, limits, window, observer),
+            _ => core::Core::new(self, limits, observer).run(&root, window),
+        }
     }
 }

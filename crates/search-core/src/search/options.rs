@@ -125,6 +125,11 @@ pub struct Options {
     /// a Boltzmann player over alpha-beta values) needs: each root move
     /// costs a full-window search, the rest of the tree is pruned as usual.
     pub exact_root: bool,
+    /// Threads of a Lazy SMP search (1: the single-threaded search, whose
+    /// results are deterministic). More than one needs alpha-beta with a
+    /// transposition table, which the threads share, and a search built
+    /// with [`Search::parallel`](crate::search::Search::parallel).
+    pub threads: usize,
 }
 
 impl Default for Options {
@@ -152,6 +157,7 @@ impl Default for Options {
             seed: 0,
             stop_at_win: false,
             exact_root: false,
+            threads: 1,
         }
     }
 }
@@ -273,6 +279,8 @@ impl Options {
         with_stop_at_win: stop_at_win: bool;
         /// Sets [`exact_root`](Options::exact_root).
         with_exact_root: exact_root: bool;
+        /// Sets [`threads`](Options::threads) (Lazy SMP when more than one).
+        with_threads: threads: usize;
     }
 
     /// Checks these options against rule `R`, game `G` and `eval`: every
@@ -372,6 +380,15 @@ impl Options {
             if !pc.margin.is_finite() {
                 return Err(ParamError::new("probcut", "margin must be finite"));
             }
+        }
+        if self.threads == 0 {
+            return Err(ParamError::new("threads", "must be >= 1"));
+        }
+        if self.threads > 1 && (!prunes || self.table_mib == 0) {
+            return Err(ParamError::new(
+                "threads",
+                "Lazy SMP threads share a transposition table: needs alpha-beta and table_mib > 0",
+            ));
         }
         if self.null_move == Some(0) {
             return Err(ParamError::new("null_move", "the reduction must be >= 1"));

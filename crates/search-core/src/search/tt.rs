@@ -129,3 +129,99 @@ mod tests {
         assert!(tt.probe(4).is_none());
     }
 }
+
+/// A table move: a move of the thread's own table, or the fingerprint of
+/// one from the shared table (found among the generated moves).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum TtMove<M> {
+    None,
+    Move(M),
+    Print(u16),
+}
+
+impl<M: Copy + Eq + std::hash::Hash> TtMove<M> {
+    /// The move's index in `moves`, if it is there.
+    #[inline]
+    pub(crate) fn index_in(self, moves: &[M]) -> Option<usize> {
+        match self {
+            TtMove::None => None,
+            TtMove::Move(t) => moves.iter().position(|&m| m == t),
+            TtMove::Print(p) => moves.iter().position(|m| crate::search::shared_tt::fingerprint(m) == p),
+        }
+    }
+}
+
+/// A table hit, from either kind of table.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Hit<M> {
+    pub(crate) value: f64,
+    pub(crate) mv: TtMove<M>,
+    pub(crate) depth: i32,
+    pub(crate) bound: Bound,
+    pub(crate) horizon: bool,
+}
+
+/// The table a search uses: its own (one thread: the results of every
+/// earlier version, bit for bit), or one shared by Lazy SMP threads.
+#[derive(Debug)]
+pub(crate) enum Table<M> {
+    Local(TranspositionTable<M>),
+    Shared { table: std::sync::Arc<crate::search::shared_tt::SharedTable>, age: u8 },
+}
+
+impl<M: Copy + Eq + std::hash::Hash> Table<M> {
+    /// A table of `mib` MiB, shared between threads if `shared`.
+    pub(crate) fn with_mib(mib: usize, shared: bool) -> Result<Self, ParamError> {
+        Ok(if shared {
+            Table::Shared { table: std::sync::Arc::new(crate::search::shared_tt::SharedTable::with_mib(mib)?), age: 0 }
+        } else {
+            Table::Local(TranspositionTable::with_mib(mib)?)
+        })
+    }
+
+    pub(crate) fn new_search(&mut self) {
+        match self {
+            Table::Local(t) => t.new_search(),
+            Table::Shared { age, .. } => *age = age.wrapping_add(1),
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        match self {
+            Table::Local(t) => t.clear(),
+            Table::Shared { table, .. } => table.clear(),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn probe(&self, key: u64) -> Option<Hit<M>> {
+        match self {
+            Table::Local(t) => t.probe(key).map(|e| Hit {
+                value: e.value,
+                mv: e.mv.map_or(TtMove::None, TtMove::Move),
+                depth: e.depth,
+                bound: e.bound,
+                horizon: e.horizon,
+            }),
+            Table::Shared { table, .. } => table.probe(key).map(|e| Hit {
+                value: e.value,
+                mv: e.print.map_or(TtMove::None, TtMove::Print),
+                depth: e.depth,
+                bound: e.bound,
+                horizon: e.horizon,
+            }),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn store(&mut self, key: u64, value: f64, mv: Option<M>, depth: i32, bound: Bound, horizon: bool) {
+        match self {
+            Table::Local(t) => t.store(key, value, mv, depth, bound, horizon),
+            Table::Shared { table, age } => {
+                let print = mv.as_ref().map(crate::search::shared_tt::fingerprint);
+                let entry = crate::search::shared_tt::SharedEntry { value, print, depth, bound, horizon, age: *age };
+                table.store(key, entry);
+            }
+        }
+    }
+}

@@ -406,7 +406,7 @@ const REBUILD: f64 = 10.0;
 
 impl<G, E> AdaptiveAgent<G, E>
 where
-    G: Game + Send + 'static,
+    G: Game + Send + Sync + 'static,
     G::Move: Send,
     E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
@@ -502,7 +502,7 @@ where
 
 impl<G, E> Agent<G> for AdaptiveAgent<G, E>
 where
-    G: Game + Send + 'static,
+    G: Game + Send + Sync + 'static,
     G::Move: Send,
     E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
@@ -578,7 +578,7 @@ fn dial_cap(dial: Option<&Dial>) -> Option<f64> {
 /// `Ok(None)` for other kinds.
 pub(super) fn build<G, E>(agents: &StandardAgents<E>, spec: &AgentSpec) -> Result<Option<BoxedAgent<G>>, SpecError>
 where
-    G: Game + Send + 'static,
+    G: Game + Send + Sync + 'static,
     G::Move: Send,
     E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
