@@ -26,6 +26,7 @@ mod notation;
 mod ordering;
 mod pst;
 mod rules;
+pub mod tablebase;
 pub mod uci;
 mod zobrist;
 
