@@ -535,3 +535,24 @@ impl From<Fit> for experiments::dial::fitting::Args {
         Self { game, file, models, values, player, slip, cap, min_discs, json }
     }
 }
+
+/// Arguments of `cargo xtask tablebase`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Tablebase {
+    /// Materials: white's king and pieces, then black's (`KBNK`, `KQKR`), at most four pieces; `all` for
+    /// KQK, KRK, KPK, KBNK and KQKR.
+    #[arg(required = true)]
+    materials: Vec<String>,
+    /// The directory the tables are written to (`<material>.brtb`).
+    #[arg(long, default_value = "tablebases")]
+    out: PathBuf,
+    /// Print one JSON object per table (positions, wins, draws, losses, longest_mate, seconds, bytes).
+    #[arg(long)]
+    json: bool,
+}
+
+impl From<Tablebase> for experiments::tools::tablebase::Args {
+    fn from(a: Tablebase) -> Self {
+        Self { materials: a.materials, out: a.out, json: a.json }
+    }
+}

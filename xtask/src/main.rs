@@ -50,6 +50,8 @@ enum Command {
     Fit(flags::Fit),
     /// Run the property tests (test targets named fuzz_*) with many cases, timed.
     Fuzz(flags::Fuzz),
+    /// Generate chess endgame tablebases by retrograde analysis (KQK, KRK, KPK, KBNK, KQKR, `all`, ...).
+    Tablebase(flags::Tablebase),
 }
 
 /// `cargo xtask bench`: measured in the tuned build. The `xtask` alias builds
@@ -88,6 +90,7 @@ fn main() -> ExitCode {
         Command::Match(args) => dial::matches::run(args.into()),
         Command::Calibrate(args) => dial::calibrate::run(args.into()),
         Command::Fit(args) => dial::fitting::run(args.into()),
+        Command::Tablebase(args) => tools::tablebase::run(args.into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,4 +7,5 @@ pub mod demo;
 pub mod perft;
 pub mod soak;
 pub mod solve;
+pub mod tablebase;
 pub mod wac;
