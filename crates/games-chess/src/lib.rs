@@ -24,6 +24,7 @@ mod game;
 mod history;
 mod notation;
 mod ordering;
+pub mod pgn;
 mod pst;
 mod rules;
 pub mod tablebase;
