@@ -25,6 +25,7 @@ mod history;
 mod notation;
 mod ordering;
 pub mod pgn;
+pub mod polyglot;
 mod pst;
 mod rules;
 pub mod tablebase;
