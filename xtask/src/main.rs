@@ -52,6 +52,8 @@ enum Command {
     Fuzz(flags::Fuzz),
     /// Generate chess endgame tablebases by retrograde analysis (KQK, KRK, KPK, KBNK, KQKR, `all`, ...).
     Tablebase(flags::Tablebase),
+    /// Make an opening book from games: `book chess --from-pgn FILE --out book.bin` (a Polyglot book).
+    Book(flags::Book),
 }
 
 /// `cargo xtask bench`: measured in the tuned build. The `xtask` alias builds
@@ -91,6 +93,7 @@ fn main() -> ExitCode {
         Command::Calibrate(args) => dial::calibrate::run(args.into()),
         Command::Fit(args) => dial::fitting::run(args.into()),
         Command::Tablebase(args) => tools::tablebase::run(args.into()),
+        Command::Book(args) => tools::book::run(args.into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

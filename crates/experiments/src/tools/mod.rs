@@ -3,6 +3,7 @@
 //! and a `run` function.
 
 pub mod bench;
+pub mod book;
 pub mod demo;
 pub mod perft;
 pub mod soak;
