@@ -13,7 +13,7 @@ use games_chess::{ChessEval, ChessGame};
 use search_core::backup::Minimax;
 use search_core::search::{Limits, Options, Search, TtDepth};
 use search_core::{Game, Outcome, Status};
-use shakmaty::{Move, Position};
+use shakmaty::Move;
 
 /// KQK, KRK and KPK (with the tables they need) in a temporary directory.
 fn tables() -> &'static (Arc<Tablebases>, PathBuf) {

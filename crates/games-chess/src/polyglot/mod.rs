@@ -187,7 +187,7 @@ impl Book {
     /// # Ok::<(), games_chess::polyglot::BookError>(())
     /// ```
     pub fn from_bytes(bytes: &[u8], file: &str) -> Result<Book, BookError> {
-        if bytes.len() % 16 != 0 {
+        if !bytes.len().is_multiple_of(16) {
             return Err(BookError::Length { file: file.to_string(), bytes: bytes.len() as u64 });
         }
         let entries = bytes
@@ -256,10 +256,10 @@ impl Book {
             if let Some(mv) = legal.iter().find(|m| encode_move(m) == e.mv)
                 && !out.iter().any(|(m, _)| m == mv)
             {
-                out.push((mv.clone(), e.weight));
+                out.push((*mv, e.weight));
             }
         }
-        out.sort_by(|a, b| b.1.cmp(&a.1));
+        out.sort_by_key(|m| std::cmp::Reverse(m.1));
         out
     }
 
@@ -331,7 +331,7 @@ impl BookBuilder {
             let e = self.stats.entry((key(&pos), encode_move(mv))).or_insert((0, 0));
             e.0 += 1;
             e.1 += points;
-            pos.play_unchecked(mv.clone());
+            pos.play_unchecked(*mv);
         }
     }
 

@@ -245,7 +245,7 @@ impl Brain {
     fn book_move(&mut self, root: &ChessGame) -> Option<(Move, String)> {
         let book = self.book.as_ref().filter(|_| self.own_book)?;
         let (mv, weight, total) = book.choose(root.position(), &mut self.book_rng)?;
-        let note = format!("book move {} (weight {weight} of {total})", super::output::uci_move(mv.clone()));
+        let note = format!("book move {} (weight {weight} of {total})", super::output::uci_move(mv));
         Some((mv, note))
     }
 
@@ -404,7 +404,7 @@ impl Brain {
                 nodes: 0,
                 tbhits: 0,
                 time: start.elapsed(),
-                pv: vec![mv.clone()],
+                pv: vec![mv],
             };
             return Decision { best: Some(mv), ponder: None, last, notes };
         }

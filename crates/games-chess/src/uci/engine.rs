@@ -226,7 +226,9 @@ impl<W: Write + Send + 'static> Engine<W> {
                 Ok(())
             }
             OptionChange::TablebasePath(dir) => match Tablebases::open(std::path::Path::new(&dir)) {
-                Ok(tables) if tables.is_empty() => Err(ParamError::new("TablebasePath", format!("no .brtb table in {dir}"))),
+                Ok(tables) if tables.is_empty() => {
+                    Err(ParamError::new("TablebasePath", format!("no .brtb table in {dir}")))
+                }
                 Ok(tables) => {
                     let names = tables.materials().join(" ");
                     let rules = brain.set_tablebases(Some(Arc::new(tables)));

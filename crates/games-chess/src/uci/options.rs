@@ -208,22 +208,20 @@ mod tests {
     #[test]
     fn declarations_list_every_option_once() {
         let lines = declarations();
-        for name in
-            [
-                "Hash",
-                "Clear Hash",
-                "Threads",
-                "Ponder",
-                "Backup",
-                "Theta",
-                "Seed",
-                "UCI_LimitStrength",
-                "UCI_Elo",
-                "TablebasePath",
-                "OwnBook",
-                "BookFile",
-            ]
-        {
+        for name in [
+            "Hash",
+            "Clear Hash",
+            "Threads",
+            "Ponder",
+            "Backup",
+            "Theta",
+            "Seed",
+            "UCI_LimitStrength",
+            "UCI_Elo",
+            "TablebasePath",
+            "OwnBook",
+            "BookFile",
+        ] {
             let n = lines.iter().filter(|l| l.starts_with(&format!("option name {name} type "))).count();
             assert_eq!(n, 1, "{name}");
         }
