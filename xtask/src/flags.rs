@@ -629,3 +629,49 @@ impl From<Nash> for experiments::tools::nash::Args {
         Self { file, json, method, label }
     }
 }
+
+/// Arguments of `cargo xtask tablebase`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Tablebase {
+    /// Materials: white's king and pieces, then black's (`KBNK`, `KQKR`), at most four pieces; `all` for
+    /// KQK, KRK, KPK, KBNK and KQKR.
+    #[arg(required = true)]
+    materials: Vec<String>,
+    /// The directory the tables are written to (`<material>.brtb`).
+    #[arg(long, default_value = "tablebases")]
+    out: PathBuf,
+    /// Print one JSON object per table (positions, wins, draws, losses, longest_mate, seconds, bytes).
+    #[arg(long)]
+    json: bool,
+}
+
+impl From<Tablebase> for experiments::tools::tablebase::Args {
+    fn from(a: Tablebase) -> Self {
+        Self { materials: a.materials, out: a.out, json: a.json }
+    }
+}
+
+/// Arguments of `cargo xtask book`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Book {
+    /// The game: `chess` (a Polyglot book); other games are refused for now.
+    game: String,
+    /// The games, as a PGN file.
+    #[arg(long, value_name = "FILE")]
+    from_pgn: PathBuf,
+    /// Where the book is written.
+    #[arg(long, default_value = "book.bin")]
+    out: PathBuf,
+    /// Plies of each game that enter the book.
+    #[arg(long, default_value_t = 16)]
+    max_plies: usize,
+    /// Leave out moves played in fewer games than this.
+    #[arg(long, default_value_t = 1)]
+    min_games: u32,
+}
+
+impl From<Book> for experiments::tools::book::Args {
+    fn from(a: Book) -> Self {
+        Self { game: a.game, from_pgn: a.from_pgn, out: a.out, max_plies: a.max_plies, min_games: a.min_games }
+    }
+}

@@ -56,6 +56,10 @@ enum Command {
     Loadtest(flags::Loadtest),
     /// Find the Nash equilibria of a two-player game in Gambit's .nfg format (exact fractions).
     Nash(flags::Nash),
+    /// Generate chess endgame tablebases by retrograde analysis (KQK, KRK, KPK, KBNK, KQKR, `all`, ...).
+    Tablebase(flags::Tablebase),
+    /// Make an opening book from games: `book chess --from-pgn FILE --out book.bin` (a Polyglot book).
+    Book(flags::Book),
 }
 
 /// `cargo xtask bench`: measured in the tuned build. The `xtask` alias builds
@@ -97,6 +101,8 @@ fn main() -> ExitCode {
         Command::Play(args) => args.run(),
         Command::Loadtest(args) => args.run(),
         Command::Nash(args) => tools::nash::run(args.into()),
+        Command::Tablebase(args) => tools::tablebase::run(args.into()),
+        Command::Book(args) => tools::book::run(args.into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

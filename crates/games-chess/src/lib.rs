@@ -24,8 +24,11 @@ mod game;
 mod history;
 mod notation;
 mod ordering;
+pub mod pgn;
+pub mod polyglot;
 mod pst;
 mod rules;
+pub mod tablebase;
 pub mod uci;
 mod zobrist;
 

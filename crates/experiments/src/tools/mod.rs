@@ -4,9 +4,11 @@
 
 pub mod bench;
 mod bench_mcts;
+pub mod book;
 pub mod demo;
 pub mod nash;
 pub mod perft;
 pub mod soak;
 pub mod solve;
+pub mod tablebase;
 pub mod wac;

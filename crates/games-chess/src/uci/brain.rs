@@ -15,7 +15,7 @@ use search_core::backup::rminimax::OutcomeCosts;
 use search_core::backup::{Backup, Emm, Iom, LinearBonus, MAndN, Minimax, Predictive, Product, Rminimax};
 use search_core::policy::MoveDistribution;
 use search_core::search::Bound;
-use search_core::search::{Control, DynSearch, Limits, Observer, Options, Search, SearchResult, TtDepth};
+use search_core::search::{Control, DynSearch, Limits, Observer, Options, Oracle, Search, SearchResult, TtDepth};
 use search_core::{Game, MAX_PLY, ParamError, RngExt, Status, WIN_SCORE, rng};
 use shakmaty::{Move, Position};
 use strength::spec::AgentSpec;
@@ -24,6 +24,8 @@ use super::limit::{StrengthSearch, StrengthSetting, build_search, move_seed, set
 use super::output::{Iteration, Score, clamp_cp, mate_or_cp};
 use super::plan::Plan;
 use super::settings::{BackupKind, Settings};
+use crate::polyglot::Book;
+use crate::tablebase::Tablebases;
 use crate::{ChessEval, ChessGame};
 
 /// The deepest iteration the engine starts.
@@ -104,7 +106,18 @@ pub struct Brain {
     /// Rminimax's rule for the current θ (for sampling).
     rminimax: Rminimax,
     rng: rng::Rng,
+    /// The endgame tables the searches probe (`TablebasePath`).
+    tablebases: Option<Arc<Tablebases>>,
+    /// The opening book (`BookFile`), used when `own_book` is on (`OwnBook`).
+    book: Option<Arc<Book>>,
+    own_book: bool,
+    /// The generator book moves are drawn with: seeded from `Seed`
+    /// ([`BOOK_STREAM`]), re-seeded by `ucinewgame`.
+    book_rng: rng::Rng,
 }
+
+/// The stream of the `Seed` that book moves are drawn from.
+pub(super) const BOOK_STREAM: u64 = 0xB00C;
 
 impl fmt::Debug for Brain {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -145,6 +158,15 @@ fn build(backup: BackupKind, settings: &Settings) -> Result<ChessSearch, ParamEr
     }
 }
 
+/// Makes `search` probe `tables` (or none). Rules whose values are not
+/// game values refuse an oracle: they search without.
+fn attach(search: &mut ChessSearch, tables: Option<&Arc<Tablebases>>) {
+    let oracle = tables.map(|t| Arc::clone(t) as Arc<dyn Oracle<ChessGame>>);
+    if search.set_oracle(oracle).is_err() {
+        // Not a rule with game values: nothing to attach (or detach).
+    }
+}
+
 /// Whether `search` has a transposition table.
 fn has_table(search: &ChessSearch) -> bool {
     search.options().table_mib > 0
@@ -159,7 +181,17 @@ impl Brain {
         let rminimax = rminimax_rule(settings.theta)?;
         let mut searches: [Option<ChessSearch>; BackupKind::ALL.len()] = Default::default();
         searches[settings.backup.index()] = Some(build(settings.backup, &settings)?);
-        Ok(Brain { settings, searches, strength: Default::default(), rminimax, rng: rng::seeded(settings.seed) })
+        Ok(Brain {
+            settings,
+            searches,
+            strength: Default::default(),
+            rminimax,
+            rng: rng::seeded(settings.seed),
+            tablebases: None,
+            book: None,
+            own_book: false,
+            book_rng: rng::seeded(rng::derive_seed(settings.seed, BOOK_STREAM)),
+        })
     }
 
     /// The current settings (and the table size the tables have).
@@ -178,6 +210,48 @@ impl Brain {
     pub fn new_game(&mut self) {
         self.clear_hash();
         self.rng = rng::seeded(self.settings.seed);
+        self.book_rng = rng::seeded(rng::derive_seed(self.settings.seed, BOOK_STREAM));
+    }
+
+    /// Makes every search probe `tables` (or, with `None`, none): the
+    /// searches of rules with game values (`alphabeta`, `minimax`) consult
+    /// them before expanding a node; the other rules' values are not game
+    /// values, so they search without (see
+    /// [`Oracle`](search_core::search::Oracle)). Returns the rules that
+    /// probe them.
+    pub fn set_tablebases(&mut self, tables: Option<Arc<Tablebases>>) -> Vec<BackupKind> {
+        self.tablebases = tables;
+        for search in self.searches.iter_mut().flatten() {
+            attach(search, self.tablebases.as_ref());
+        }
+        BackupKind::ALL
+            .into_iter()
+            .filter(|k| matches!(k, BackupKind::AlphaBeta | BackupKind::Minimax) && self.tablebases.is_some())
+            .collect()
+    }
+
+    /// The tables the searches probe, if any.
+    pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
+        self.tablebases.as_ref()
+    }
+
+    /// Sets the opening book (`BookFile`; `None`: no book).
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
+    }
+
+    /// Plays from the book when it has the position (`OwnBook`).
+    pub fn set_own_book(&mut self, on: bool) {
+        self.own_book = on;
+    }
+
+    /// A book move for `root` drawn by weight, and its note, when the book
+    /// is on and has the position.
+    fn book_move(&mut self, root: &ChessGame) -> Option<(Move, String)> {
+        let book = self.book.as_ref().filter(|_| self.own_book)?;
+        let (mv, weight, total) = book.choose(root.position(), &mut self.book_rng)?;
+        let note = format!("book move {} (weight {weight} of {total})", super::output::uci_move(mv));
+        Some((mv, note))
     }
 
     /// Forgets every table and move history only.
@@ -225,7 +299,10 @@ impl Brain {
         let i = backup.index();
         if self.searches[i].is_none() {
             let search = match build(backup, &self.settings) {
-                Ok(search) => search,
+                Ok(mut search) => {
+                    attach(&mut search, self.tablebases.as_ref());
+                    search
+                }
                 Err(first) => {
                     let mut freed = false;
                     for slot in &mut self.searches {
@@ -237,7 +314,9 @@ impl Brain {
                     if !freed {
                         return Err(first);
                     }
-                    build(backup, &self.settings)?
+                    let mut search = build(backup, &self.settings)?;
+                    attach(&mut search, self.tablebases.as_ref());
+                    search
                 }
             };
             self.searches[i] = Some(search);
@@ -271,7 +350,9 @@ impl Brain {
         let next = Settings { theta, ..self.settings };
         let i = BackupKind::Rminimax.index();
         if self.searches[i].is_some() {
-            self.searches[i] = Some(build(BackupKind::Rminimax, &next)?);
+            let mut search = build(BackupKind::Rminimax, &next)?;
+            attach(&mut search, self.tablebases.as_ref());
+            self.searches[i] = Some(search);
         }
         self.settings = next;
         self.rminimax = rule;
@@ -283,6 +364,7 @@ impl Brain {
     pub fn set_seed(&mut self, seed: u64) {
         self.settings.seed = seed;
         self.rng = rng::seeded(seed);
+        self.book_rng = rng::seeded(rng::derive_seed(seed, BOOK_STREAM));
     }
 
     /// Turns `UCI_LimitStrength` on or off (no search is touched).
@@ -300,7 +382,9 @@ impl Brain {
     fn active(&mut self) -> Result<&mut ChessSearch, ParamError> {
         let i = self.settings.backup.index();
         if self.searches[i].is_none() {
-            self.searches[i] = Some(build(self.settings.backup, &self.settings)?);
+            let mut search = build(self.settings.backup, &self.settings)?;
+            attach(&mut search, self.tablebases.as_ref());
+            self.searches[i] = Some(search);
         }
         self.searches[i].as_mut().ok_or_else(|| ParamError::new("backup", "no search"))
     }
@@ -331,6 +415,20 @@ impl Brain {
                 return *over;
             }
         };
+        if let Some((mv, note)) = self.book_move(&root) {
+            notes.push(note);
+            wait(wait_for_stop, stop);
+            let last = Iteration {
+                depth: 0,
+                score: None,
+                rule_value: None,
+                nodes: 0,
+                tbhits: 0,
+                time: start.elapsed(),
+                pv: vec![mv],
+            };
+            return Decision { best: Some(mv), ponder: None, last, notes };
+        }
         if self.settings.limit_strength {
             match setting_at(self.settings.elo).and_then(|(spec, setting)| {
                 self.strength_search(&setting).map_err(|e| e.to_string())?;
@@ -374,7 +472,8 @@ impl Brain {
         // The last completed iteration's answer, with the nodes and time of
         // the whole search (or, if even the first iteration was stopped, the
         // best root move searched so far, at depth 0).
-        let last = report.iteration(result.stats.depth, result.value, &result.pv, result.best, result.stats.nodes);
+        let mut last = report.iteration(result.stats.depth, result.value, &result.pv, result.best, result.stats.nodes);
+        last.tbhits = result.stats.tb_hits;
         let mut chosen = last.pv.first().copied().or(result.best);
         if self.settings.backup == BackupKind::Rminimax {
             let rule = self.rminimax;
@@ -444,6 +543,7 @@ impl Brain {
                     score: None,
                     rule_value: None,
                     nodes: 0,
+                    tbhits: 0,
                     time: start.elapsed(),
                     pv: vec![mv],
                 };
@@ -538,6 +638,7 @@ fn prepare(position: &ChessGame, start: Instant) -> Result<(ChessGame, Vec<Move>
                 score: Some(score),
                 rule_value: None,
                 nodes: 0,
+                tbhits: 0,
                 time: start.elapsed(),
                 pv: Vec::new(),
             };
@@ -604,7 +705,8 @@ struct Reports<'a, F> {
 
 impl<F: FnMut(&Iteration)> Observer<ChessGame> for Reports<'_, F> {
     fn iteration(&mut self, step: &search_core::search::Iteration<'_, Move>) -> Control {
-        let it = self.report.iteration(step.depth, Some(step.value), step.pv, step.best, step.stats.nodes);
+        let mut it = self.report.iteration(step.depth, Some(step.value), step.pv, step.best, step.stats.nodes);
+        it.tbhits = step.stats.tb_hits;
         (self.on_iteration)(&it);
         self.last = Some(it);
         Control::Continue
@@ -652,7 +754,7 @@ impl Reporter<'_> {
             Some(v) => report_value(self.backup, self.theta, v, depth),
             None => (Some(Score::Cp(0)), None),
         };
-        Iteration { depth, score, rule_value, nodes, time: self.start.elapsed(), pv }
+        Iteration { depth, score, rule_value, nodes, tbhits: 0, time: self.start.elapsed(), pv }
     }
 }
 
@@ -696,7 +798,8 @@ impl<F> Watch<'_, F> {
 
 impl<F: FnMut(&Iteration)> Observer<ChessGame> for Watch<'_, F> {
     fn iteration(&mut self, step: &search_core::search::Iteration<'_, Move>) -> Control {
-        let it = self.report.iteration(step.depth, Some(step.value), step.pv, step.best, step.stats.nodes);
+        let mut it = self.report.iteration(step.depth, Some(step.value), step.pv, step.best, step.stats.nodes);
+        it.tbhits = step.stats.tb_hits;
         (self.on_iteration)(&it);
         let enough = self.enough(&it);
         self.last = Some(it);

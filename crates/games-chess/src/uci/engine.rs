@@ -20,6 +20,8 @@ use super::position::build_position;
 use super::settings::Settings;
 use super::time::Budget;
 use crate::ChessGame;
+use crate::polyglot::Book;
+use crate::tablebase::Tablebases;
 
 /// The engine's name, as `id name` reports it.
 pub const ENGINE_NAME: &str = "kibitz";
@@ -194,7 +196,8 @@ impl<W: Write + Send + 'static> Engine<W> {
             return Ok(());
         }
         let brain = self.brain_mut()?;
-        let outcome: Result<(), ParamError> = match change {
+        let mut notes = Vec::new();
+        let outcome: Result<(), ParamError> = match change.clone() {
             OptionChange::Nothing => Ok(()),
             OptionChange::ClearHash => {
                 brain.clear_hash();
@@ -218,9 +221,46 @@ impl<W: Write + Send + 'static> Engine<W> {
                 brain.set_elo(elo);
                 Ok(())
             }
+            OptionChange::TablebasePath(dir) if dir.is_empty() => {
+                brain.set_tablebases(None);
+                notes.push("tablebases off".to_string());
+                Ok(())
+            }
+            OptionChange::TablebasePath(dir) => match Tablebases::open(std::path::Path::new(&dir)) {
+                Ok(tables) if tables.is_empty() => {
+                    Err(ParamError::new("TablebasePath", format!("no .brtb table in {dir}")))
+                }
+                Ok(tables) => {
+                    let names = tables.materials().join(" ");
+                    let rules = brain.set_tablebases(Some(Arc::new(tables)));
+                    let rules: Vec<&str> = rules.iter().map(|k| k.name()).collect();
+                    notes.push(format!("tablebases {names} from {dir} (probed by {})", rules.join(", ")));
+                    Ok(())
+                }
+                Err(e) => Err(ParamError::new("TablebasePath", e.to_string())),
+            },
+            OptionChange::BookFile(file) if file.is_empty() => {
+                brain.set_book(None);
+                Ok(())
+            }
+            OptionChange::BookFile(file) => match Book::open(std::path::Path::new(&file)) {
+                Ok(book) => {
+                    notes.push(format!("book {file}: {} entries", book.len()));
+                    brain.set_book(Some(Arc::new(book)));
+                    Ok(())
+                }
+                Err(e) => Err(ParamError::new("BookFile", e.to_string())),
+            },
+            OptionChange::OwnBook(on) => {
+                brain.set_own_book(on);
+                Ok(())
+            }
         };
         // The brain keeps what it applied (and only that).
         self.settings = *brain.settings();
+        for note in notes {
+            self.say(&format!("info string {note}"));
+        }
         match (change, outcome) {
             (_, Ok(())) => Ok(()),
             (OptionChange::Hash(mib), Err(e)) => {

@@ -30,6 +30,9 @@ pub(super) fn declarations() -> Vec<String> {
         format!("option name Backup type combo default {}{vars}", d.backup),
         format!("option name Theta type string default {}", d.theta),
         format!("option name Seed type spin default {} min 0 max {MAX_SEED}", d.seed),
+        "option name TablebasePath type string default <empty>".to_string(),
+        "option name OwnBook type check default false".to_string(),
+        "option name BookFile type string default <empty>".to_string(),
     ];
     if let Some(r) = elo_range() {
         lines.push("option name UCI_LimitStrength type check default false".to_string());
@@ -42,7 +45,7 @@ pub(super) fn declarations() -> Vec<String> {
 /// what it names: only [`Hash`](OptionChange::Hash) reallocates the
 /// transposition table, only [`ClearHash`](OptionChange::ClearHash) (and
 /// `ucinewgame`) empties it.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub(super) enum OptionChange {
     /// Nothing: the value is the current one, or the option changes nothing
     /// (`Ponder`).
@@ -63,6 +66,21 @@ pub(super) enum OptionChange {
     LimitStrength(bool),
     /// Another `UCI_Elo` (within the calibrated range).
     Elo(i64),
+    /// `TablebasePath`: the directory of the endgame tables to probe
+    /// (empty: none).
+    TablebasePath(String),
+    /// `OwnBook` on or off.
+    OwnBook(bool),
+    /// `BookFile`: the Polyglot book to play from (empty: none).
+    BookFile(String),
+}
+
+/// A string option's value: `<empty>` (or nothing) is the empty string.
+fn path_value(value: Option<&str>) -> String {
+    match value {
+        None | Some("<empty>") => String::new(),
+        Some(v) => v.to_string(),
+    }
 }
 
 /// Reads `setoption name <name> [value <value>]` against the `current`
@@ -138,6 +156,9 @@ pub(super) fn parse_option(
             (theta != current.theta).then_some(OptionChange::Theta(theta))
         }
         "clear hash" => Some(OptionChange::ClearHash),
+        "tablebasepath" => Some(OptionChange::TablebasePath(path_value(value))),
+        "bookfile" => Some(OptionChange::BookFile(path_value(value))),
+        "ownbook" => Some(OptionChange::OwnBook(parse_check(need()?).map_err(bad)?)),
         _ => return Err(bad("unknown option".to_string())),
     };
     Ok((change.unwrap_or(OptionChange::Nothing), note))
@@ -194,9 +215,20 @@ mod tests {
     #[test]
     fn declarations_list_every_option_once() {
         let lines = declarations();
-        for name in
-            ["Hash", "Clear Hash", "Threads", "Ponder", "Backup", "Theta", "Seed", "UCI_LimitStrength", "UCI_Elo"]
-        {
+        for name in [
+            "Hash",
+            "Clear Hash",
+            "Threads",
+            "Ponder",
+            "Backup",
+            "Theta",
+            "Seed",
+            "UCI_LimitStrength",
+            "UCI_Elo",
+            "TablebasePath",
+            "OwnBook",
+            "BookFile",
+        ] {
             let n = lines.iter().filter(|l| l.starts_with(&format!("option name {name} type "))).count();
             assert_eq!(n, 1, "{name}");
         }

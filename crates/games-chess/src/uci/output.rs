@@ -77,6 +77,8 @@ pub struct Iteration {
     pub rule_value: Option<String>,
     /// Nodes searched since the `go`, all iterations together.
     pub nodes: u64,
+    /// Tablebase hits since the `go` (printed as `tbhits` when not 0).
+    pub tbhits: u64,
     /// Time since the `go`.
     pub time: Duration,
     /// The principal variation (legal moves from the root).
@@ -90,14 +92,19 @@ impl Iteration {
         (u128::from(self.nodes) * 1_000_000 / micros).min(u128::from(u64::MAX)) as u64
     }
 
-    /// The `info` line: `info depth D score … nodes N nps N time MS pv …`
-    /// (without `score …` when [`score`](Iteration::score) is `None`).
+    /// The `info` line: `info depth D score … nodes N nps N [tbhits N] time
+    /// MS pv …` (without `score …` when [`score`](Iteration::score) is
+    /// `None`, without `tbhits` when no tablebase was hit).
     pub fn info_line(&self) -> String {
         let mut s = format!("info depth {}", self.depth);
         if let Some(score) = self.score {
             s.push_str(&format!(" score {score}"));
         }
-        s.push_str(&format!(" nodes {} nps {} time {}", self.nodes, self.nps(), self.time.as_millis()));
+        s.push_str(&format!(" nodes {} nps {}", self.nodes, self.nps()));
+        if self.tbhits > 0 {
+            s.push_str(&format!(" tbhits {}", self.tbhits));
+        }
+        s.push_str(&format!(" time {}", self.time.as_millis()));
         if !self.pv.is_empty() {
             s.push_str(" pv");
             for mv in &self.pv {

@@ -16,7 +16,7 @@ use crate::rng;
 use crate::search::ordering::TT_MOVE_KEY;
 use crate::search::tt::TtMove;
 use crate::search::{
-    Control, DepthUnit, Incomplete, Iteration, Limits, Observer, Options, RootMove, Search, SearchResult, Stats,
+    Control, DepthUnit, Incomplete, Iteration, Limits, Observer, Options, Probe, RootMove, Search, SearchResult, Stats,
     TtDepth,
 };
 use crate::window::{Bound, Window};
@@ -261,6 +261,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             stats: self.stats,
             complete: true,
             incomplete: None,
+            from_book: false,
         }
     }
 
@@ -407,8 +408,18 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
         let quick = state.quick_status();
         match quick {
             Some(Status::Over(outcome)) => return self.leaf(state, &node, Some(outcome), window),
-            Some(Status::Ongoing) if at_horizon => return self.leaf(state, &node, None, window),
-            _ => {}
+            Some(Status::Ongoing) => {
+                if ply > 0
+                    && self.s.oracle.is_some()
+                    && let Some(v) = self.probe_oracle(state, &node)
+                {
+                    return v;
+                }
+                if at_horizon {
+                    return self.leaf(state, &node, None, window);
+                }
+            }
+            None => {}
         }
         let mut moves = take(&mut self.plies[p].moves);
         moves.clear();
@@ -417,6 +428,15 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             None => state.generate(&mut moves),
         };
         node.children = moves.len();
+        if quick.is_none()
+            && ply > 0
+            && status == Status::Ongoing
+            && self.s.oracle.is_some()
+            && let Some(v) = self.probe_oracle(state, &node)
+        {
+            self.plies[p].moves = moves;
+            return v;
+        }
         let result = match status {
             Status::Over(outcome) => self.leaf(state, &node, Some(outcome), window),
             Status::Ongoing if at_horizon => self.leaf(state, &node, None, window),
@@ -424,6 +444,41 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
         };
         self.plies[p].moves = moves;
         result
+    }
+
+    /// Asks the oracle for the exact value of `state` (a game that is not
+    /// over, below the root). `Some(value)`: the node ends here (`value`
+    /// is `None` if the probe's value was NaN, which stops the search).
+    #[inline(never)]
+    fn probe_oracle(&mut self, state: &G, node: &NodeInfo) -> Option<Option<R::Value>> {
+        let probe = self.s.oracle.as_ref()?.probe(state)?;
+        let (perspective, ply) = (node.perspective, node.ply);
+        let at = |plies: u32| ply.saturating_add(plies).min(MAX_PLY);
+        let (outcome, value) = match probe {
+            Probe::Win { plies } => {
+                let o = Outcome::Win(perspective);
+                (o, self.s.eval.terminal_value(o, perspective, at(plies)))
+            }
+            Probe::Loss { plies } => {
+                let o = Outcome::Win(perspective.opponent());
+                (o, self.s.eval.terminal_value(o, perspective, at(plies)))
+            }
+            Probe::Draw => (Outcome::Draw, self.s.eval.terminal_value(Outcome::Draw, perspective, ply)),
+            Probe::Value(x) => {
+                let first = if perspective == Player::First { x } else { -x };
+                (Outcome::Payoff(first), x)
+            }
+        };
+        if value.is_nan() {
+            self.fail(GameError::InvalidValue {
+                what: "oracle probe",
+                state: GameError::shorten(&format!("{state:?}")),
+            });
+            return Some(None);
+        }
+        self.stats.tb_hits += 1;
+        self.stats.leaves += 1;
+        Some(Some(self.s.rule.leaf(node, Leaf::Terminal { outcome, value })))
     }
 
     /// A leaf: a finished game (`outcome`) or a node at the horizon.

@@ -5,7 +5,9 @@ use crate::backup::Backup;
 use crate::error::{GameError, ParamError};
 use crate::eval::Evaluator;
 use crate::game::Game;
-use crate::search::{Limits, Observer, Options, Search, SearchResult};
+use std::sync::Arc;
+
+use crate::search::{Limits, Observer, Options, Oracle, Search, SearchResult};
 
 /// An object-safe search on game `G`. Every [`Search`] is one; hold it as
 /// `Box<dyn DynSearch<G>>` to choose the rule at run time. Results carry
@@ -51,6 +53,13 @@ pub trait DynSearch<G: Game> {
 
     /// The rule's name, for reports.
     fn name(&self) -> String;
+
+    /// Attaches (or with `None` detaches) a table the search consults
+    /// ([`Search::set_oracle`]). The default refuses: a search type that
+    /// cannot consult one says so.
+    fn set_oracle(&mut self, _oracle: Option<Arc<dyn Oracle<G>>>) -> Result<(), ParamError> {
+        Err(ParamError::new("oracle", "this search does not consult tables"))
+    }
 }
 
 impl<G: Game, R: Backup, E: Evaluator<G>> DynSearch<G> for Search<G, R, E> {
@@ -83,6 +92,10 @@ impl<G: Game, R: Backup, E: Evaluator<G>> DynSearch<G> for Search<G, R, E> {
     fn name(&self) -> String {
         self.rule().name()
     }
+
+    fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle<G>>>) -> Result<(), ParamError> {
+        Search::set_oracle(self, oracle)
+    }
 }
 
 impl<G: Game, S: DynSearch<G> + ?Sized> DynSearch<G> for Box<S> {
@@ -108,5 +121,8 @@ impl<G: Game, S: DynSearch<G> + ?Sized> DynSearch<G> for Box<S> {
     }
     fn name(&self) -> String {
         (**self).name()
+    }
+    fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle<G>>>) -> Result<(), ParamError> {
+        (**self).set_oracle(oracle)
     }
 }

@@ -30,6 +30,7 @@ mod dyn_search;
 mod limits;
 mod observer;
 mod options;
+mod oracle;
 mod ordering;
 mod result;
 mod shared_tt;
@@ -42,9 +43,12 @@ pub use dyn_search::DynSearch;
 pub use limits::Limits;
 pub use observer::{Control, Iteration, NoObserver, Observer};
 pub use options::{DepthUnit, MAX_TABLE_MIB, Options, ProbCut, Star, TtDepth};
+pub use oracle::{Oracle, Probe};
 pub use result::{Incomplete, RootMove, SearchResult, Stats};
 
-use crate::backup::Backup;
+use std::sync::Arc;
+
+use crate::backup::{Backup, Pruning};
 use crate::error::{GameError, ParamError};
 use crate::eval::Evaluator;
 use crate::game::{Game, Status};
@@ -66,6 +70,11 @@ pub struct Search<G: Game, R: Backup, E: Evaluator<G>> {
     scratch: Vec<core::PlyBuffers<G::Move>>,
     /// The Lazy SMP driver, set by [`Search::parallel`].
     smp: Option<smp::Driver<G, R, E>>,
+    /// The table consulted before expanding a node, if any.
+    oracle: Option<Arc<dyn Oracle<G>>>,
+    /// The generator book moves are drawn with (seeded from
+    /// [`Options::seed`] when the search is built, never re-seeded).
+    book_rng: crate::rng::Rng,
 }
 
 impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
@@ -106,7 +115,59 @@ impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
             0 => None,
             mib => Some(Table::with_mib(mib, options.threads > 1)?),
         };
-        Ok(Search { rule, eval, options, tt, ordering: Ordering::new(), scratch: Vec::new(), smp: None })
+        let book_rng = crate::rng::seeded(options.seed);
+        Ok(Search { rule, eval, options, tt, ordering: Ordering::new(), scratch: Vec::new(), smp: None, oracle: None, book_rng })
+    }
+
+    /// The same search consulting `oracle` (an endgame table, a book)
+    /// before it expands each node below the root, and for a book move at
+    /// the root: see [`Oracle`].
+    ///
+    /// Errors: the rule's values are not game values (its
+    /// [`PRUNING`](Backup::PRUNING) is not [`Pruning::Negamax`]): a
+    /// [`ParamError`] named `oracle`.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use search_core::backup::Iom;
+    /// use search_core::search::{Options, Oracle, Probe, Search};
+    /// use search_core::tree::{LiteralEval, LiteralTree};
+    /// #[derive(Debug)]
+    /// struct Draws;
+    /// impl Oracle<LiteralTree> for Draws {
+    ///     fn probe(&self, _: &LiteralTree) -> Option<Probe> {
+    ///         Some(Probe::Draw)
+    ///     }
+    /// }
+    /// let iom = Search::<LiteralTree, _, _>::new(Iom::new(), LiteralEval, Options::full_width())?;
+    /// assert_eq!(iom.with_oracle(Arc::new(Draws)).unwrap_err().name, "oracle");
+    /// # Ok::<(), search_core::ParamError>(())
+    /// ```
+    pub fn with_oracle(mut self, oracle: Arc<dyn Oracle<G>>) -> Result<Self, ParamError> {
+        self.set_oracle(Some(oracle))?;
+        Ok(self)
+    }
+
+    /// Attaches `oracle` (or, with `None`, detaches the current one). The
+    /// transposition table is kept: its entries are exact values either way.
+    ///
+    /// Errors: as [`with_oracle`](Search::with_oracle); the current oracle
+    /// is kept.
+    pub fn set_oracle(&mut self, oracle: Option<Arc<dyn Oracle<G>>>) -> Result<(), ParamError> {
+        if oracle.is_some() && R::PRUNING != Pruning::Negamax {
+            return Err(ParamError::new(
+                "oracle",
+                "table lookup needs a rule with classical values (Pruning::Negamax, e.g. Minimax): \
+                 this rule's values are not game values",
+            ));
+        }
+        self.oracle = oracle;
+        Ok(())
+    }
+
+    /// The oracle, if one is attached.
+    pub fn oracle(&self) -> Option<&Arc<dyn Oracle<G>>> {
+        self.oracle.as_ref()
     }
 
     /// A search with [`Options::recommended`] for this rule, game and
@@ -249,9 +310,38 @@ impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
         }
         let mut root = state.clone();
         root.mark_search_root();
+        if let Some(result) = self.book(&root) {
+            return Ok(result);
+        }
         match self.smp {
             Some(driver) if self.options.threads > 1 => smp::run(driver, self, &root, limits, window, observer),
             _ => core::Core::new(self, limits, observer).run(&root, window),
         }
+    }
+
+    /// The oracle's book move at `root`, as a result, if it names a legal
+    /// one.
+    fn book(&mut self, root: &G) -> Option<SearchResult<G::Move, R::Value>> {
+        let oracle = self.oracle.as_ref()?;
+        let start = std::time::Instant::now();
+        let mv = oracle.book_move(root, &mut self.book_rng)?;
+        let mut legal = Vec::new();
+        root.generate(&mut legal);
+        if !legal.contains(&mv) {
+            return None;
+        }
+        let micros = start.elapsed().as_micros().min(u128::from(u64::MAX)) as u64;
+        Some(SearchResult {
+            value: None,
+            rule_value: None,
+            best: Some(mv),
+            best_moves: vec![mv],
+            root_moves: Vec::new(),
+            pv: vec![mv],
+            stats: Stats { micros, ..Stats::default() },
+            complete: true,
+            incomplete: None,
+            from_book: true,
+        })
     }
 }

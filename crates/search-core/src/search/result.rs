@@ -21,6 +21,9 @@ pub struct Stats {
     pub cutoffs: u64,
     /// Transposition-table probes that ended a node.
     pub tt_cuts: u64,
+    /// Nodes ended by the [`Oracle`](crate::search::Oracle)'s exact value
+    /// (table lookups that answered; also counted in `nodes` and `leaves`).
+    pub tb_hits: u64,
     /// The deepest completed iteration.
     pub depth: u32,
     /// Wall-clock time in microseconds.
@@ -92,6 +95,10 @@ pub struct SearchResult<M, V = f64> {
     pub complete: bool,
     /// Why `complete` is false.
     pub incomplete: Option<Incomplete>,
+    /// The move came from the [`Oracle`](crate::search::Oracle)'s book
+    /// without a search: `best` and `pv` are the book move, `value` is
+    /// `None`, `root_moves` is empty.
+    pub from_book: bool,
 }
 
 impl<M, V> SearchResult<M, V> {
@@ -107,6 +114,7 @@ impl<M, V> SearchResult<M, V> {
             stats: self.stats,
             complete: self.complete,
             incomplete: self.incomplete,
+            from_book: self.from_book,
         }
     }
 

@@ -107,6 +107,10 @@ where
             ordering: Ordering::new(),
             scratch: Vec::new(),
             smp: None,
+            // Helpers probe the same table; they never play book moves
+            // (only the main thread's root does).
+            oracle: s.oracle.clone(),
+            book_rng: crate::rng::seeded(0),
         })
         .collect();
     let max_depth = limits.clamped_depth().unwrap_or(MAX_PLY);
