@@ -150,7 +150,8 @@ impl<G: Game> Agent<G> for RandomAgent {
         state.generate(&mut moves);
         let p = 1.0 / moves.len() as f64;
         let distribution = moves.into_iter().map(|m| (m, p)).collect();
-        let thought = Thought { distribution, scores: Vec::new(), value: None, pv: Vec::new(), stats: Stats::default() };
+        let thought =
+            Thought { distribution, scores: Vec::new(), value: None, pv: Vec::new(), stats: Stats::default() };
         Ok(Choice { mv, thought: Some(thought) })
     }
 }

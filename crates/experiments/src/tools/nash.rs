@@ -2,7 +2,7 @@
 //! the Nash equilibria of a two-player game in Gambit's `.nfg` format.
 //!
 //! Reads the file (payoff or outcome version; see [`equilibria::nfg`]),
-//! solves it with [`equilibria::solve`] and prints every equilibrium found:
+//! solves it with [`equilibria::solve()`] and prints every equilibrium found:
 //! each player's probabilities as exact fractions (with decimals beside the
 //! non-integers) and the payoffs. With `--json`, one object:
 //! `{"equilibria": [{"strategies": [[p…], [q…]], "payoffs": [u₁, u₂], "exact": {…}}, …],

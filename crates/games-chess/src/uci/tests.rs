@@ -716,7 +716,8 @@ fn check_limited(replies: &[String], g: &ChessGame, elo: i64) -> String {
     // A `stop` may come before the setting's depth completes (on a loaded
     // machine even 30 ms is short): the engine then says so and plays the
     // best move of the last completed depth.
-    let stopped = replies.iter().any(|l| l.starts_with("info string strength: the depth") && l.contains("did not finish"));
+    let stopped =
+        replies.iter().any(|l| l.starts_with("info string strength: the depth") && l.contains("did not finish"));
     let depth: u32 = last_info.split_whitespace().nth(2).and_then(|d| d.parse().ok()).expect("a depth");
     if stopped {
         assert!(depth <= setting.depth(), "{replies:?}");

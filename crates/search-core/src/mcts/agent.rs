@@ -2,11 +2,11 @@
 
 use rand::RngCore;
 
-use crate::agent::Agent;
+use crate::agent::{Agent, Choice, Thought};
 use crate::error::GameError;
 use crate::eval::Evaluator;
 use crate::game::{Game, Turn};
-use crate::mcts::{Mcts, MctsBackup};
+use crate::mcts::{FinalMove, Mcts, MctsBackup};
 use crate::search::Limits;
 
 /// Plays the move of a [`Mcts`] search within fixed limits. Each move's
@@ -72,6 +72,31 @@ where
         self.mcts.reseed(rng.next_u64());
         let result = self.mcts.run(state, &self.limits)?;
         result.best.ok_or(GameError::GameOver)
+    }
+
+    /// The thought's distribution is the soft policy the move was sampled
+    /// from when the final move is [sampled](FinalMove::Sample), else the
+    /// chosen move with probability one; the scores are the root moves'
+    /// backed-up values (in `[-1, 1]` for the mover).
+    fn choose_explained(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<Choice<G::Move>, GameError> {
+        if state.turn() == Turn::Chance {
+            return Err(GameError::ChanceNode);
+        }
+        self.mcts.reseed(rng.next_u64());
+        let result = self.mcts.run(state, &self.limits)?;
+        let mv = result.best.ok_or(GameError::GameOver)?;
+        let distribution = match self.mcts.config().final_move {
+            FinalMove::Sample => result.root_moves.iter().map(|m| (m.mv, m.policy)).collect(),
+            _ => vec![(mv, 1.0)],
+        };
+        let thought = Thought {
+            distribution,
+            scores: result.root_moves.iter().map(|m| (m.mv, m.value)).collect(),
+            value: Some(result.value),
+            pv: result.pv,
+            stats: result.stats,
+        };
+        Ok(Choice { mv, thought: Some(thought) })
     }
 
     fn reset(&mut self) {

@@ -116,7 +116,17 @@ impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
             mib => Some(Table::with_mib(mib, options.threads > 1)?),
         };
         let book_rng = crate::rng::seeded(options.seed);
-        Ok(Search { rule, eval, options, tt, ordering: Ordering::new(), scratch: Vec::new(), smp: None, oracle: None, book_rng })
+        Ok(Search {
+            rule,
+            eval,
+            options,
+            tt,
+            ordering: Ordering::new(),
+            scratch: Vec::new(),
+            smp: None,
+            oracle: None,
+            book_rng,
+        })
     }
 
     /// The same search consulting `oracle` (an endgame table, a book)

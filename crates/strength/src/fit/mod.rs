@@ -76,8 +76,8 @@
 //! # Ok::<(), strength::fit::FitError>(())
 //! ```
 
-use serde::{Deserialize, Serialize};
 use search_core::policy::ScoreCap;
+use serde::{Deserialize, Serialize};
 
 mod compare;
 mod mapping;
@@ -186,7 +186,7 @@ pub struct FitOptions {
     pub cap: Option<f64>,
     /// The cap is soft: values become `cap·tanh(v/cap)` instead of being
     /// clamped (the players' `softcap`, see
-    /// [`ScoreCap`](search_core::policy::ScoreCap)).
+    /// [`ScoreCap`]).
     pub soft: bool,
     /// Fit a mixture with a uniformly random slip rate too.
     pub slip: bool,
@@ -207,7 +207,7 @@ impl FitOptions {
         self
     }
 
-    /// The cap as the players' [`ScoreCap`](search_core::policy::ScoreCap).
+    /// The cap as the players' [`ScoreCap`].
     ///
     /// Errors: a cap that is not positive and finite.
     pub fn score_cap(&self) -> Result<Option<ScoreCap>, FitError> {
