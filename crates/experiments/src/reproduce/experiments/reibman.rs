@@ -3,7 +3,7 @@
 //! Fig. 1, the average payoffs of Table 1 and the improvement summary of
 //! Table 2.
 //!
-//! Set-up (from `seed-notes.md`): complete arc-sum trees with Br = 4, D = 5,
+//! Set-up (our reading, `docs/paper-readings.md`): complete arc-sum trees with Br = 4, D = 5,
 //! arcs uniform in 0..=10; Max (the first player) moves at plies 1, 3 and 5
 //! and re-searches at every move; Min is the library's
 //! [`NoisyPlayer`] (2-ply values divided by 75, uniform noise in `[0, S]`).
@@ -57,10 +57,10 @@ const PAPER_TABLE1: [[f64; 7]; 12] = [
 ];
 /// The probable misprint (PS = 0.3, noise 2.00) and the value Table 2 implies.
 const MISPRINT: (usize, usize, f64) = (9, 5, 34.85);
-/// The noise-free column of the reference simulation of `seed-notes.md`
-/// (10⁶ trees) for 1-, 2- and 3-ply minimax.
+/// The noise-free column of the reference simulation made while
+/// settling our reading of the paper (10⁶ trees; `docs/paper-readings.md`) for 1-, 2- and 3-ply minimax.
 const REFERENCE_NOISE_FREE: [f64; 3] = [27.22, 28.20, 28.99];
-/// The largest |reference − paper| over Table 1 reported in `seed-notes.md`.
+/// The largest |reference − paper| over Table 1 found by that reference simulation.
 const REFERENCE_MAX_DIFF: f64 = 0.32;
 /// Table 2 as printed (noise 0.00 … 2.00; no 6.00 column).
 const PAPER_TABLE2_IMPROVEMENT: [f64; 6] = [7.2, 17.1, 52.1, 66.0, 82.9, 211.0];
@@ -99,8 +99,8 @@ impl Strategy {
     }
 }
 
-/// A set-up variant: the main one and the two readings `seed-notes.md`
-/// asks to report beside it.
+/// A set-up variant: the main one and the two other readings
+/// reported beside it (`docs/paper-readings.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Variant {
     /// Divisor 75, normalised PS weights.
@@ -173,7 +173,7 @@ impl MaxSearch {
     }
 
     /// Max's move: the first best move in the game's order (ties by move
-    /// order, as in `seed-notes.md`).
+    /// order; see `docs/paper-readings.md`).
     fn decide(&mut self, state: &RandomTree) -> Result<u8, String> {
         let r = match self {
             MaxSearch::Minimax(s, l) => s.run(state, l).map(|r| r.best),
@@ -676,10 +676,10 @@ impl Experiment for Table1 {
         md.push_str(
             "Agreement with the paper per variant (the PS = 0.3, noise 2.00 cell excluded as a probable misprint; \
                      \"beyond\" counts cells with |diff| > 0.32 + 1.96·SE, 0.32 being the largest difference the \
-                     reference simulation of `seed-notes.md` found):\n\n",
+                     reference simulation of our reading found; see `docs/paper-readings.md`):\n\n",
         );
         md.push_str(&table(&["variant", "cells", "max |diff|", "mean |diff|", "beyond"], &summary));
-        md.push_str("\nNoise-free column against the reference simulation of `seed-notes.md` (10⁶ trees):\n\n");
+        md.push_str("\nNoise-free column against the reference simulation of our reading (10⁶ trees; `docs/paper-readings.md`):\n\n");
         let mut ref_lines = Vec::new();
         let mut ref_verdicts = Vec::new();
         for d in 0..3 {
@@ -698,7 +698,7 @@ impl Experiment for Table1 {
         md.push_str(&table(&["strategy", "ours", "reference", "paper", "verdict (99%)"], &ref_lines));
         md.push_str(&format!(
             "\nNormalised vs unnormalised PS weights (unnormalised − normalised, paired over the same trees; \
-             `seed-notes.md` expects no difference because every Min node has 4 children): largest |mean| {max_weight_diff:.3}.\n\n"
+             no difference is expected because every Min node has 4 children): largest |mean| {max_weight_diff:.3}.\n\n"
         ));
         md.push_str(&table(&header, &weight_lines));
         let ordered = {
@@ -733,7 +733,7 @@ impl Experiment for Table1 {
             main_summary[2],
             main_summary[3],
             if mean_diffs[2] > mean_diffs[0] {
-                "fits better, as `seed-notes.md` says"
+                "fits better, as our reading expects"
             } else {
                 "does not fit better here"
             }
