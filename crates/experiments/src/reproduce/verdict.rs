@@ -147,8 +147,12 @@ pub(crate) fn above_text(lo: f64, hi: f64, threshold: f64, delta: f64) -> String
     let v = above(lo, hi, threshold, delta);
     match v {
         Verdict::NotReproduced if hi < threshold => format!("**{v}** (contradicted: the interval lies below)"),
-        Verdict::NotReproduced => format!("**{v}** (no effect found: an effect of the smallest size or more is excluded)"),
-        Verdict::Inconclusive => format!("**{v}** (the interval holds both no effect and an effect of the smallest size)"),
+        Verdict::NotReproduced => {
+            format!("**{v}** (no effect found: an effect of the smallest size or more is excluded)")
+        }
+        Verdict::Inconclusive => {
+            format!("**{v}** (the interval holds both no effect and an effect of the smallest size)")
+        }
         _ => format!("**{v}**"),
     }
 }

@@ -139,12 +139,7 @@ impl GobangThreatEval {
             any |= m;
         }
         let forks = (twice | open_four_points) & empty & !win;
-        Threats {
-            win_points: win.count(),
-            fork_points: forks.count(),
-            four_points: (any & empty).count(),
-            open_threes,
-        }
+        Threats { win_points: win.count(), fork_points: forks.count(), four_points: (any & empty).count(), open_threes }
     }
 
     fn pattern_value(&self, c: &PatternCounts, tempo: f64) -> f64 {

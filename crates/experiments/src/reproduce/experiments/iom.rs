@@ -211,14 +211,21 @@ const CHESS_OPENING_PLIES: usize = 4;
 const CHESS_EMM_T: f64 = 100.0;
 const GOBANG_EMM_T: f64 = 300.0;
 
-/// CPU seconds per game by depth (index 0: depth 1), measured by probe
-/// runs (see [`MatchGame::game_seconds`]).
-const GOBANG_THREAT_MINIMAX_S: [f64; 3] = [0.05, 0.5, 3.0];
-const GOBANG_THREAT_EMM_S: [f64; 2] = [0.05, 1.5];
-const GOBANG_PATTERN_MINIMAX_S: [f64; 3] = [0.03, 0.3, 2.0];
-const GOBANG_PATTERN_EMM_S: [f64; 2] = [0.03, 1.0];
-const CHESS_MINIMAX_S: [f64; 4] = [0.05, 0.1, 0.5, 2.0];
-const CHESS_EMM_S: [f64; 3] = [0.05, 0.3, 3.0];
+/// CPU seconds per game by depth (index 0: depth 1). Depths 1–3 (chess
+/// minimax 1–4) are measured on the default run (300 games each, CPU time
+/// apportioned to cells by their wall time); gobang threat depth 4 by a
+/// probe of 10 games; gobang pattern depth 4 is a lower bound (a probe that
+/// had not finished 10 games after 240 CPU seconds); the deepest EMM
+/// entries and chess minimax depth 5 are extrapolated (EMM by the
+/// branching factor, 55 candidate moves in gobang and 35 in chess; chess
+/// minimax by its last depth ratio). `docs/reproduction-full.md` has the
+/// table.
+const GOBANG_THREAT_MINIMAX_S: [f64; 4] = [0.005, 0.081, 0.73, 8.6];
+const GOBANG_THREAT_EMM_S: [f64; 3] = [0.001, 0.019, 1.0];
+const GOBANG_PATTERN_MINIMAX_S: [f64; 4] = [0.0005, 0.055, 0.31, 25.0];
+const GOBANG_PATTERN_EMM_S: [f64; 3] = [0.0005, 0.037, 2.0];
+const CHESS_MINIMAX_S: [f64; 5] = [0.0005, 0.007, 0.065, 0.49, 3.6];
+const CHESS_EMM_S: [f64; 4] = [0.0005, 0.004, 0.2, 6.8];
 
 impl MatchGame {
     fn label(self) -> &'static str {
@@ -241,6 +248,19 @@ impl MatchGame {
             MatchGame::Gobang => GOBANG_EMM_T,
             MatchGame::Chess => CHESS_EMM_T,
         }
+    }
+
+    /// The depths of [`MatchGame::plan`] played with gobang evaluator
+    /// `kind`: the pattern variant stays at the default scale's depths even
+    /// at full scale (its depth-4 games cost 25 s or more each).
+    fn plan_for(self, kind: GobangEvalKind, scale: Scale) -> (Vec<u32>, Vec<u32>, u64, u64) {
+        let (mut dm, mut de, games, per_cell) = self.plan(scale);
+        if self == MatchGame::Gobang && kind == GobangEvalKind::Pattern && scale == Scale::Full {
+            let (dm0, de0, _, _) = self.plan(Scale::Default);
+            dm.retain(|d| dm0.contains(d));
+            de.retain(|d| de0.contains(d));
+        }
+        (dm, de, games, per_cell)
     }
 
     /// Depths played against each opponent, games per depth, games per cell.
@@ -280,13 +300,13 @@ impl MatchGame {
 
     /// The estimated CPU seconds of every cell at `scale`.
     fn estimate_cpu_seconds(self, scale: Scale) -> f64 {
-        let (dm, de, games, _) = self.plan(scale);
         let kinds: &[GobangEvalKind] = match self {
             MatchGame::Gobang => &GobangEvalKind::ALL,
             MatchGame::Chess => &[GobangEvalKind::Threat],
         };
         let mut total = 0.0;
         for &kind in kinds {
+            let (dm, de, games, _) = self.plan_for(kind, scale);
             for (opp, depths) in [("minimax", &dm), ("emm", &de)] {
                 total += depths.iter().map(|&d| games as f64 * self.game_seconds(kind, opp, d)).sum::<f64>();
             }
@@ -512,17 +532,16 @@ impl Experiment for MatchGame {
                 "iom": "PIOM (Iom rule, literal leaf rule, alpha-beta, game ordering below the root)",
                 "minimax": "alpha-beta, game ordering below the root", "emm": "full width",
                 "ties": "root moves searched in a seeded random order", "draws": "loss for the first mover",
-                "gobang": "15x15 freestyle, candidates within distance 2",
-                "full_scale_estimate_cpu_hours": self.estimate_cpu_seconds(Scale::Full) / 3600.0 })
+                "gobang": "15x15 freestyle, candidates within distance 2" })
     }
     fn cells(&self, scale: Scale) -> Vec<String> {
-        let (dm, de, games, per_cell) = self.plan(scale);
         let mut cells = Vec::new();
-        let kinds: Vec<&str> = match self {
-            MatchGame::Gobang => GobangEvalKind::ALL.iter().map(|k| k.name()).collect(),
-            MatchGame::Chess => vec![""],
+        let kinds: Vec<(GobangEvalKind, &str)> = match self {
+            MatchGame::Gobang => GobangEvalKind::ALL.iter().map(|k| (*k, k.name())).collect(),
+            MatchGame::Chess => vec![(GobangEvalKind::Threat, "")],
         };
-        for kind in kinds {
+        for (k, kind) in kinds {
+            let (dm, de, games, per_cell) = self.plan_for(k, scale);
             let prefix = if kind.is_empty() { String::new() } else { format!("{kind}-") };
             for (opp, depths) in [("minimax", &dm), ("emm", &de)] {
                 for &d in depths {
@@ -551,7 +570,8 @@ impl Experiment for MatchGame {
             (0, 0, 0, 0, 0, 0, 0, 0);
         let (mut it, mut ot) = (Totals::default(), Totals::default());
         for g in 0..n {
-            let (r, a, b) = match_game_with(*self, kind, opponent, depth, self.emm_temperature(), derive_seed(seed, g))?;
+            let (r, a, b) =
+                match_game_with(*self, kind, opponent, depth, self.emm_temperature(), derive_seed(seed, g))?;
             iw += u64::from(r.iom_scores());
             ow += u64::from(!r.iom_scores());
             dr += u64::from(r.winner.is_none());
@@ -570,12 +590,14 @@ impl Experiment for MatchGame {
             MatchGame::Gobang => kind.name(),
             MatchGame::Chess => "chess",
         };
-        Ok(vec![row!("eval" => eval, "depth" => depth, "opponent" => opp_name, "iom_wins" => iw, "opponent_wins" => ow,
+        Ok(vec![
+            row!("eval" => eval, "depth" => depth, "opponent" => opp_name, "iom_wins" => iw, "opponent_wins" => ow,
                       "draws" => dr, "games" => n, "iom_wins_raw" => iw_raw, "opponent_wins_raw" => ow_raw,
                       "iom_first" => first, "capped" => capped, "plies" => plies,
                       "iom_decisions" => it.decisions, "iom_nodes" => it.nodes, "iom_micros" => it.micros,
                       "opponent_decisions" => ot.decisions, "opponent_nodes" => ot.nodes,
-                      "opponent_micros" => ot.micros)])
+                      "opponent_micros" => ot.micros),
+        ])
     }
     fn finish(&self, _scale: Scale, cells: &[(String, Vec<Row>)]) -> Result<Finished, String> {
         const SUMMED: [&str; 15] = [
@@ -640,7 +662,8 @@ impl Experiment for MatchGame {
                 "no claim at depth 1".to_string()
             };
             rates.push(((eval.clone(), opp.clone(), *depth), rate, n));
-            rows.push(row!("eval" => eval, "depth" => depth, "opponent" => opp, "iom_wins" => iw, "opponent_wins" => ow,
+            rows.push(
+                row!("eval" => eval, "depth" => depth, "opponent" => opp, "iom_wins" => iw, "opponent_wins" => ow,
                            "draws" => dr, "games" => n, "iom_win_rate" => rate, "ci_lo" => lo, "ci_hi" => hi,
                            "iom_wins_raw" => get("iom_wins_raw"), "opponent_wins_raw" => get("opponent_wins_raw"),
                            "iom_first" => get("iom_first"), "capped" => get("capped"),
@@ -650,7 +673,8 @@ impl Experiment for MatchGame {
                            "opponent_nodes_per_move" => per(get("opponent_nodes"), get("opponent_decisions")),
                            "opponent_ms_per_move" => per(get("opponent_micros"), get("opponent_decisions")) / 1000.0,
                            "paper_claim" => claim, "threshold" => threshold, "smallest_effect" => CLAIM_DELTA,
-                           "verdict" => verdict));
+                           "verdict" => verdict),
+            );
             let mut line = Vec::new();
             if gobang {
                 line.push(eval.clone());
@@ -695,7 +719,8 @@ impl Experiment for MatchGame {
                 if opp != "emm" || *depth < 2 {
                     continue;
                 }
-                let Some((_, rm, nm)) = rates.iter().find(|(k, _, _)| k.0 == *eval && k.1 == "minimax" && k.2 == *depth)
+                let Some((_, rm, nm)) =
+                    rates.iter().find(|(k, _, _)| k.0 == *eval && k.1 == "minimax" && k.2 == *depth)
                 else {
                     continue;
                 };
@@ -758,10 +783,11 @@ impl Experiment for MatchGame {
         }
         md.push_str(&format!(
             "\n\nDepths not listed were not run at this scale (EMM is full width: its cost grows as b^d; `--full` \
-             plays depths 1–{} against minimax and 1–{} against EMM, see `docs/reproduction-full.md`). PIOM and \
+             plays depths 1–{} against minimax and 1–{} against EMM{}, see `docs/reproduction-full.md`). PIOM and \
              alpha-beta make the same decisions as IOM and minimax.\n",
             self.plan(Scale::Full).0.last().copied().unwrap_or(0),
             self.plan(Scale::Full).1.last().copied().unwrap_or(0),
+            if gobang { ", the pattern variant to the default depths" } else { "" },
         ));
         let svg = plot::lines(
             &format!("{}: IOM win rate by depth (draws = loss for first mover)", self.label()),
@@ -1228,9 +1254,11 @@ impl Experiment for EmmTemperature {
                 let v = verdict::above(lo, hi, threshold, CLAIM_DELTA);
                 words.push(v);
                 points.push((t, 100.0 * w / n));
-                rows.push(row!("game" => game.label(), "t" => t, "games" => n, "iom_wins" => w, "iom_win_rate" => w / n,
+                rows.push(
+                    row!("game" => game.label(), "t" => t, "games" => n, "iom_wins" => w, "iom_win_rate" => w / n,
                                "ci_lo" => lo, "ci_hi" => hi, "iom_wins_raw" => raw, "draws" => d,
-                               "paper_claim" => claim, "verdict" => v.to_string()));
+                               "paper_claim" => claim, "verdict" => v.to_string()),
+                );
                 lines.push(vec![
                     game.label().to_string(),
                     format!("{t}{}", if t == game.emm_temperature() { " (used)" } else { "" }),
@@ -1256,7 +1284,10 @@ impl Experiment for EmmTemperature {
              about 1000; chess T = 100 centipawns) were chosen without calibration. This sweep plays IOM against \
              EMM at depth 2 for several T (gobang with the threat evaluator; a draw is a loss for the first mover).\n\n",
         );
-        md.push_str(&table(&["game", "T", "games", "IOM win rate [95% CI]", "raw IOM wins / draws", "verdict"], &lines));
+        md.push_str(&table(
+            &["game", "T", "games", "IOM win rate [95% CI]", "raw IOM wins / draws", "verdict"],
+            &lines,
+        ));
         md.push_str("\nVerdicts (claim rule, smallest effect 5 points):\n\n");
         md.push_str(&notes.join("\n"));
         md.push('\n');
@@ -1433,7 +1464,10 @@ impl Experiment for GobangEvalDuel {
              `GobangEval` (each game from a random 4-stone opening near the centre; pairs of games share an opening \
              with the colours swapped; a draw scores ½; plies counted after the opening).\n\n",
         );
-        md.push_str(&table(&["depth", "games", "threat evaluator's score [95% CI]", "draws", "mean plies", "verdict"], &duel_lines));
+        md.push_str(&table(
+            &["depth", "games", "threat evaluator's score [95% CI]", "draws", "mean plies", "verdict"],
+            &duel_lines,
+        ));
         md.push_str(&format!(
             "\nVerdict on \"the threat evaluator beats the pattern evaluator decisively\" (score above 60%, claim \
              rule with smallest effect 5 points) over depths {}: **{}**.\n\nEach evaluator against itself: how often \
@@ -1441,7 +1475,10 @@ impl Experiment for GobangEvalDuel {
             dd.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
             verdict::combine(parts)
         ));
-        md.push_str(&table(&["evaluator", "depth", "games", "first mover wins [95% CI]", "draws", "mean plies"], &self_lines));
+        md.push_str(&table(
+            &["evaluator", "depth", "games", "first mover wins [95% CI]", "draws", "mean plies"],
+            &self_lines,
+        ));
         Ok(Finished { rows, markdown: md, svg: None })
     }
 }

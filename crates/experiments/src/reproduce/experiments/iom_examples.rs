@@ -102,7 +102,9 @@ impl Experiment for Example {
     }
     fn description(&self) -> &'static str {
         match self {
-            Example::Fig5Emm => "EMM's worked example: backed-up errors 1%, 9%, 19% at node types I, II, III (leaf error 10%)",
+            Example::Fig5Emm => {
+                "EMM's worked example: backed-up errors 1%, 9%, 19% at node types I, II, III (leaf error 10%)"
+            }
             Example::Fig6 => "IOM's worked example: b_B = −23, b_C = −22, b_A = 53, IOM plays B where minimax plays C",
             Example::Fig7 => "PIOM's worked example: C searched with window (−∞, −23), cut when its value reaches −22",
         }
@@ -126,10 +128,8 @@ impl Experiment for Example {
                     let t = parse(tree)?;
                     // The backed-up error alone: the same node with its own
                     // static value 0, given error 1 (never kept).
-                    let backup_only = move |h: f64| EmmValue {
-                        win: h > 0.0,
-                        error: if h == 0.0 { 1.0 } else { FIG5_LEAF_ERROR },
-                    };
+                    let backup_only =
+                        move |h: f64| EmmValue { win: h > 0.0, error: if h == 0.0 { 1.0 } else { FIG5_LEAF_ERROR } };
                     let zero_root = parse(&tree.replacen("max[-1]", "max[0]", 1).replacen("max[1]", "max[0]", 1))?;
                     let (_, backup) = emm_root(&zero_root, backup_only)?;
                     let (win, chosen) = emm_root(&t, ten)?;
@@ -186,12 +186,7 @@ impl Experiment for Example {
                 check(&mut rows, "C's window", &format!("(-inf, {beta_c})"), "(-inf, -23)");
                 check(&mut rows, "C's value when cut", &format!("{c_value}"), "-22");
                 check(&mut rows, "C fails (bound)", if c.bound == Bound::Upper { "cut" } else { "exact" }, "cut");
-                check(
-                    &mut rows,
-                    "nodes PIOM / IOM",
-                    &format!("{} / {}", p.stats.nodes, f.stats.nodes),
-                    "6 / 7",
-                );
+                check(&mut rows, "nodes PIOM / IOM", &format!("{} / {}", p.stats.nodes, f.stats.nodes), "6 / 7");
                 check(
                     &mut rows,
                     "same decision and value",

@@ -118,8 +118,8 @@ impl Experiment for MonteCarlo {
                     let mut pick = 0;
                     let mut pick_mean = f64::NEG_INFINITY;
                     for (m, row) in values.iter().enumerate() {
-                        let mean = (0..samples).map(|_| row[r.random_range(0..row.len())]).sum::<f64>()
-                            / f64::from(samples);
+                        let mean =
+                            (0..samples).map(|_| row[r.random_range(0..row.len())]).sum::<f64>() / f64::from(samples);
                         if mean > pick_mean {
                             pick_mean = mean;
                             pick = m;

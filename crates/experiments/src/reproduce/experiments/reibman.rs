@@ -480,7 +480,9 @@ impl Experiment for Fig1 {
     }
     fn description(&self) -> &'static str {
         match self {
-            Fig1::One => "forced loss: expected payoff of minimax (random tie) vs predictive play against a Min erring 10%",
+            Fig1::One => {
+                "forced loss: expected payoff of minimax (random tie) vs predictive play against a Min erring 10%"
+            }
             Fig1::Two => "a fallible Min (correct 90%): minimax's choice expects 2.1, predictive play's 2.9",
         }
     }
@@ -587,12 +589,16 @@ impl Experiment for Fig1 {
             &lines,
         ));
         md.push_str(match self {
-            Fig1::One => "\nThe predictive player here is the library's `Predictive` rule with PS = 0.9 and normalised \
+            Fig1::One => {
+                "\nThe predictive player here is the library's `Predictive` rule with PS = 0.9 and normalised \
                      weights: it values the right Min node at 0.09/0.99 = 0.0909 (the paper's chance-node reading \
-                     0.9·0 + 0.1·1 = 0.1 gives the same choice). Minimax sees two zeros and picks either at random.\n\n",
-            Fig1::Two => "\nMinimax values the Min nodes 2 and 1 and plays left (expected 0.9·2 + 0.1·3 = 2.1); the \
+                     0.9·0 + 0.1·1 = 0.1 gives the same choice). Minimax sees two zeros and picks either at random.\n\n"
+            }
+            Fig1::Two => {
+                "\nMinimax values the Min nodes 2 and 1 and plays left (expected 0.9·2 + 0.1·3 = 2.1); the \
                      library's `Predictive` rule with PS = 0.9 (normalised weights) values them (0.9·2 + 0.09·3)/0.99 \
-                     = 2.09 and (0.9·1 + 0.09·20)/0.99 = 2.73 and plays right (expected 0.9·1 + 0.1·20 = 2.9).\n\n",
+                     = 2.09 and (0.9·1 + 0.09·20)/0.99 = 2.73 and plays right (expected 0.9·1 + 0.1·20 = 2.9).\n\n"
+            }
         });
         md.push_str("Verdicts:\n\n");
         md.push_str(&verdicts.join("\n"));
@@ -737,7 +743,16 @@ impl Experiment for Table1 {
              entirely outside, inconclusive otherwise (the PS = 0.3, noise 2.00 cell excluded as a probable misprint):\n\n",
         );
         md.push_str(&table(
-            &["variant", "cells", "max |diff|", "mean |diff|", "reproduced", "inconclusive", "not reproduced", "verdict"],
+            &[
+                "variant",
+                "cells",
+                "max |diff|",
+                "mean |diff|",
+                "reproduced",
+                "inconclusive",
+                "not reproduced",
+                "verdict",
+            ],
             &summary,
         ));
         md.push_str("\nNoise-free column against the reference simulation of our reading (10⁶ trees; `docs/paper-readings.md`):\n\n");
@@ -785,7 +800,9 @@ impl Experiment for Table1 {
         let mut offset_lines = Vec::new();
         let mut family_offsets = Vec::new();
         for k in 0..NOISES.len() {
-            let diff = |i: usize| main_stats[&(i, k)].0 - if (i, k) == (MISPRINT.0, MISPRINT.1) { MISPRINT.2 } else { PAPER_TABLE1[i][k] };
+            let diff = |i: usize| {
+                main_stats[&(i, k)].0 - if (i, k) == (MISPRINT.0, MISPRINT.1) { MISPRINT.2 } else { PAPER_TABLE1[i][k] }
+            };
             let two: Vec<f64> = std::iter::once(1).chain(3..12).map(diff).collect();
             let (m2, _) = mean_se(&two);
             let spread = two.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |a, &x| (a.0.min(x), a.1.max(x)));
@@ -809,8 +826,12 @@ impl Experiment for Table1 {
              describe in more detail. Table 2's percentages subtract 2-ply minimax from the PS rows, so this common \
              offset cancels there.\n",
             family_offsets[1..].iter().map(|x| format!("{x:+.2}")).collect::<Vec<_>>().join(", "),
-            (1..NOISES.len()).flat_map(|k| [0usize, 2].map(|i| main_stats[&(i, k)].0 - PAPER_TABLE1[i][k])).fold(f64::INFINITY, f64::min),
-            (1..NOISES.len()).flat_map(|k| [0usize, 2].map(|i| main_stats[&(i, k)].0 - PAPER_TABLE1[i][k])).fold(f64::NEG_INFINITY, f64::max),
+            (1..NOISES.len())
+                .flat_map(|k| [0usize, 2].map(|i| main_stats[&(i, k)].0 - PAPER_TABLE1[i][k]))
+                .fold(f64::INFINITY, f64::min),
+            (1..NOISES.len())
+                .flat_map(|k| [0usize, 2].map(|i| main_stats[&(i, k)].0 - PAPER_TABLE1[i][k]))
+                .fold(f64::NEG_INFINITY, f64::max),
         ));
         md.push_str(&format!(
             "- Normalised vs unnormalised weights: **{}** (largest mean difference {max_weight_diff:.3}; with 4 children \
@@ -830,7 +851,9 @@ impl Experiment for Table1 {
                 "does not fit better here"
             }
         ));
-        md.push_str("\nOurs − paper by row family (main set-up; the 2-ply family is 2-ply minimax and the PS rows):\n\n");
+        md.push_str(
+            "\nOurs − paper by row family (main set-up; the 2-ply family is 2-ply minimax and the PS rows):\n\n",
+        );
         md.push_str(&table(&["noise", "1-ply", "3-ply", "2-ply family, mean (range)", "SE of a cell"], &offset_lines));
         if !flagged.is_empty() {
             md.push_str("\nCells to note (main set-up):\n\n");
@@ -1001,7 +1024,8 @@ impl Experiment for Table2 {
             ours_conf[0], ours_conf[1]
         ));
         let tally = Tally::of(improvement_verdicts.iter().copied());
-        let ratios: Vec<String> = (3..6).map(|k| format!("{:.1}×", ours_impr[k] / PAPER_TABLE2_IMPROVEMENT[k])).collect();
+        let ratios: Vec<String> =
+            (3..6).map(|k| format!("{:.1}×", ours_impr[k] / PAPER_TABLE2_IMPROVEMENT[k])).collect();
         md.push_str(&format!(
             "- The improvement percentages against the printed ones (number rule: our 95% interval within the \
              printed value ± {:.0}% of it): {tally}. At noise 0.75, 1.00 and 2.00 ours are {} the printed values. \

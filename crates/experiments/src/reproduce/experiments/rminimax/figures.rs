@@ -176,8 +176,7 @@ pub(crate) fn tictactoe_cell(
 
 /// Connect-4 4×4 with the 5-ply look-ahead: a cell.
 pub(crate) fn connect4_cell(theta1: f64, theta2: f64, games: u32, seed: u64) -> Result<Tally, GameError> {
-    let agent =
-        |theta: f64| rminimax_agent(theta, connect4_costs()?, Connect4LinesEval, Limits::depth(LOOKAHEAD));
+    let agent = |theta: f64| rminimax_agent(theta, connect4_costs()?, Connect4LinesEval, Limits::depth(LOOKAHEAD));
     let (mut a1, mut a2) = (agent(theta1)?, agent(theta2)?);
     play_games(&board()?, |s| a1.distribution(s), |s| a2.distribution(s), games, seed)
 }
