@@ -128,9 +128,9 @@ impl GobangThreatEval {
             for k in 1..5u32 {
                 open_four_points |= (three & !o[k as usize]).shl(k * s);
             }
-            // A 6-window `.XX.X.`-free open two `..XX..` is not tracked.
+            // Open twos are left to the pattern term.
         }
-        win = win & empty;
+        win &= empty;
         // Fork points: making threats on two lines at once.
         let mut any = Bits256::EMPTY;
         let mut twice = Bits256::EMPTY;

@@ -200,8 +200,7 @@ impl Experiment for Example {
     fn finish(&self, _scale: Scale, cells: &[(String, Vec<Row>)]) -> Result<Finished, String> {
         let rows: Vec<Row> = cells.iter().flat_map(|(_, r)| r.iter().cloned()).collect();
         let mut md = String::new();
-        let verdicts: Vec<Verdict>;
-        match self {
+        let verdicts: Vec<Verdict> = match self {
             Example::Fig5Emm => {
                 let mut lines = Vec::new();
                 let mut vs = Vec::new();
@@ -230,7 +229,7 @@ impl Experiment for Example {
                     &["node", "type", "static error", "backed-up error", "EMM keeps", "verdict"],
                     &lines,
                 ));
-                verdicts = vs;
+                vs
             }
             _ => {
                 let lines: Vec<Vec<String>> = rows
@@ -247,12 +246,11 @@ impl Experiment for Example {
                      min), chosen to give every number the text prints.\n\n"
                 ));
                 md.push_str(&table(&["quantity", "ours", "paper", "verdict"], &lines));
-                verdicts = rows
-                    .iter()
+                rows.iter()
                     .map(|r| if r["verdict"] == "reproduced" { Verdict::Reproduced } else { Verdict::NotReproduced })
-                    .collect();
+                    .collect()
             }
-        }
+        };
         md.push_str(&format!(
             "\nVerdict (exact numbers, tolerance 0): **{}**.\n",
             verdict::combine(verdicts.iter().copied())
