@@ -1,5 +1,5 @@
 //! The connect-4 solver on the first 50 positions of Pons' end-easy and
-//! middle-easy sets (`shared/connect4`; skipped when absent): time per set,
+//! middle-easy sets (in the test-data directory beside the workspace; skipped when absent): time per set,
 //! with a fresh table for each run (allocated outside the timing).
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};

@@ -1,5 +1,5 @@
 //! The Rminimax paper's worked examples (Tables I, II and III), rebuilt
-//! from the trees `seed-notes.md` reconstructs, with the paper's printed
+//! from the trees reconstructed in `docs/paper-readings.md`, with the paper's printed
 //! numbers for comparison, and the paper's bisection ([`bisect_paper`],
 //! [`SolvePaper::solve_paper`]). `cargo xtask reproduce
 //! rminimax-table1/2/3` prints these.
@@ -15,7 +15,7 @@
 //! computed at the unrounded bisection result.
 //!
 //! **The ε̂ anomaly.** At `H = 0.9` (both tables) the paper prints
-//! ε̂ = 0.7187, whose entropy is 0.9032 (`seed-notes.md` says 0.9033),
+//! ε̂ = 0.7187, whose entropy is 0.9032 ,
 //! outside the bisection's own
 //! tolerance: it is the bisection's fifth midpoint, [`EPSILON_ANOMALY`] =
 //! 0.71870625, and the printed `E[C]` of that row is the expected cost at

@@ -40,7 +40,7 @@ fn check_table(
         if p.entropy == 0.9 {
             // The paper's anomaly: its printed E[C] is at ε = 0.71870625.
             let (h, e) = paper::anomaly_expected_cost(analysis).unwrap();
-            // 0.90320 (seed-notes.md prints 0.9033).
+            // 0.90320.
             assert!((h - 0.9032).abs() < 5e-5, "{name}: H at the paper's ε̂ is {h}");
             assert!((h - 0.9).abs() > paper::PAPER_TOLERANCE, "it is outside the bisection's tolerance");
             devs.push(("E[C] ε-greedy at the paper's ε̂", e, p.cost_epsilon_greedy));

@@ -1,5 +1,5 @@
 //! Perft through the `Game` trait against `shakmaty::perft` and the published
-//! counts of `/work/shared/chess/perftsuite.epd`.
+//! counts of the standard perft suite (`perftsuite.epd` in the test-data directory beside the workspace; skipped when absent).
 //!
 //! Perft counts every leaf of the legal-move tree, so these tests use
 //! [`Rules::PERFT`] (no repetition, fifty-move or insufficient-material

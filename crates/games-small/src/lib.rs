@@ -27,6 +27,6 @@ pub mod solver;
 pub mod tictactoe;
 mod zobrist;
 
-pub use connect4::{Connect4, Connect4Eval};
-pub use gobang::{Gobang, GobangEval};
+pub use connect4::{Connect4, Connect4Eval, Connect4LinesEval};
+pub use gobang::{Gobang, GobangEval, GobangThreatEval};
 pub use tictactoe::{TicTacToe, TicTacToeEval};

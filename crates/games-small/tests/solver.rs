@@ -1,6 +1,6 @@
 //! The connect-4 solver: hand-checked scores, errors, an independent
 //! exhaustive oracle on small boards, and Pons' benchmark sets (skipped when
-//! `shared/connect4` is absent).
+//! the test-data directory beside the workspace is absent).
 
 use std::collections::HashMap;
 use std::path::PathBuf;

@@ -1,4 +1,4 @@
-//! EMM (error-minimizing minimax) as reconstructed in `seed-notes.md`: the
+//! EMM (error-minimizing minimax) as reconstructed in `docs/paper-readings.md`: the
 //! seed's Fig. 5 decisions, the node-type error formulas, terminals, the
 //! sigmoid error model, and an independent naive EMM on random trees.
 

@@ -1,5 +1,5 @@
 //! The Rminimax paper's bisection for the θ (or ε) whose whole-tree policy
-//! has a given entropy, as `seed-notes.md` reconstructs it, for reproducing
+//! has a given entropy, as `docs/paper-readings.md` reconstructs it, for reproducing
 //! Tables II and III.
 //!
 //! [`bisect_paper`]: `mid = (lo + hi)/2`; stop as soon as

@@ -25,6 +25,7 @@ mod output;
 pub(crate) mod plot;
 mod stats;
 mod store;
+pub(crate) mod verdict;
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -2,7 +2,7 @@
 
 use search_core::{Evaluator, ParamError, Perspective, Player};
 
-use super::board::{Connect4, shr};
+use super::board::{Connect4, shl, shr};
 
 /// The Stenmark-style connect-4 heuristic, from [`Player::First`]'s point of
 /// view: `score(X) − score(O)`, where for each side
@@ -118,6 +118,72 @@ impl Evaluator<Connect4> for Connect4Eval {
             Player::Second => (state.opponent_bits(), state.current_bits()),
         };
         self.side_score(state, x, o) - self.side_score(state, o, x)
+    }
+
+    fn bounds(&self) -> Option<(f64, f64)> {
+        Some((-search_core::WIN_SCORE, search_core::WIN_SCORE))
+    }
+}
+
+/// The connect-4 heuristic of the Rminimax paper's experiments, as we read
+/// its description (`docs/paper-readings.md`): for each side, the number of
+/// lines of four it can still complete (windows holding none of the
+/// opponent's discs), plus, for every empty cell lying on at least one such
+/// line, the cell's weight ([`Connect4::windows_through`]: how many lines
+/// pass through it). The value is the side to move's total minus the
+/// other's ([`Perspective::SideToMove`]).
+///
+/// It counts possibilities, not discs: a disc matters only by the lines it
+/// closes for the opponent and the cells it fills. On the 4×4 board a side's
+/// total is at most 10 + 40, so `|h| ≤ 50`.
+///
+/// ```
+/// use games_small::connect4::{Connect4, Connect4LinesEval};
+/// use search_core::Evaluator;
+/// let e = Connect4LinesEval;
+/// assert_eq!(e.evaluate(&Connect4::new(4, 4)?), 0.0);
+/// // After a first disc in a centre column the second player (to move) has
+/// // lost lines: negative for it.
+/// assert!(e.evaluate(&Connect4::from_moves(4, 4, "2")?) < 0.0);
+/// # Ok::<(), search_core::GameError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Connect4LinesEval;
+
+impl Connect4LinesEval {
+    /// A side's total: open lines plus the weights of the empty cells on them.
+    pub fn side_score(&self, board: &Connect4, own: u64, other: u64) -> f64 {
+        let h1 = board.h1();
+        let dirs = [1, h1 - 1, h1, h1 + 1];
+        let free = board.board_mask() & !other;
+        let empty = board.board_mask() & !(own | other);
+        let mut lines = 0u32;
+        let mut covered = 0u64;
+        for s in dirs {
+            let open = board.window_starts(s) & free & shr(free, s) & shr(free, 2 * s) & shr(free, 3 * s);
+            lines += open.count_ones();
+            covered |= open | shl(open, s) | shl(open, 2 * s) | shl(open, 3 * s);
+        }
+        let cells = empty & covered;
+        // Σ over those cells of the number of windows through them = Σ over
+        // all windows of how many of those cells they hold.
+        let mut weight = 0u32;
+        for s in dirs {
+            let starts = board.window_starts(s);
+            for k in 0..4 {
+                weight += (starts & shr(cells, k * s)).count_ones();
+            }
+        }
+        f64::from(lines + weight)
+    }
+}
+
+impl Evaluator<Connect4> for Connect4LinesEval {
+    const PERSPECTIVE: Perspective = Perspective::SideToMove;
+
+    fn evaluate(&self, state: &Connect4) -> f64 {
+        let (me, them) = (state.current_bits(), state.opponent_bits());
+        self.side_score(state, me, them) - self.side_score(state, them, me)
     }
 
     fn bounds(&self) -> Option<(f64, f64)> {

@@ -44,4 +44,4 @@ mod eval;
 mod threats;
 
 pub use board::{Column, Connect4};
-pub use eval::Connect4Eval;
+pub use eval::{Connect4Eval, Connect4LinesEval};

@@ -28,7 +28,7 @@ const KEYS: [u64; 512] = zobrist::keys(0x676F_6261_6E67_0001);
 
 /// Board masks and window-start masks, per board size.
 pub(super) struct Tables {
-    board: [Bits256; MAX_SIZE + 1],
+    pub(super) board: [Bits256; MAX_SIZE + 1],
     /// `starts[size][dir][0]`: first points of the 5-point windows inside the
     /// board; `[1]`: of the 6-point windows.
     pub(super) starts: [[[Bits256; 2]; 4]; MAX_SIZE + 1],

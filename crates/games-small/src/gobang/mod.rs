@@ -44,6 +44,8 @@
 
 mod board;
 mod eval;
+mod threat;
 
 pub use board::{FiveRule, Gobang, GobangOptions, MAX_SIZE, MIN_SIZE, Opening, Point};
 pub use eval::{GobangEval, PatternCounts, PatternWeights};
+pub use threat::{GobangThreatEval, Threats};

@@ -1,5 +1,5 @@
 //! EMM, error-minimizing minimax (Zuckerman, Wilson and Nau), as
-//! reconstructed in `seed-notes.md` from the summary in Liu et al. 2020.
+//! reconstructed (`docs/paper-readings.md`) from the summary in Liu et al. 2020.
 
 use crate::backup::logistic::sigmoid;
 use crate::backup::{Backup, BackupValue, ChildInfo, Leaf, NodeInfo, Pruning};

@@ -5,7 +5,7 @@
 //! non-negative cost `c_kk'` on every arc ([`CostModel`]) and minimises the
 //! expected cost of the whole path to the end of the game under an entropy
 //! budget; the opponent maximises it. With `V_k = −(1/θ) ln z_k` (the soft
-//! cost-to-go, `seed-notes.md`):
+//! cost-to-go, `docs/paper-readings.md`):
 //!
 //! ```text
 //! V_k = 0                                                 k a leaf (its arc carries its cost)

@@ -1,7 +1,9 @@
 //! The registry of experiments, in report order.
 
 mod iom;
+mod iom_examples;
 mod lecture;
+mod montecarlo;
 mod reibman;
 mod rminimax;
 
@@ -16,13 +18,20 @@ pub(super) fn all() -> Vec<Box<dyn Experiment>> {
         Box::new(rminimax::Figure::TicTacToe),
         Box::new(rminimax::Figure::Connect4),
         Box::new(rminimax::Figure::Connect4Ab),
-        Box::new(reibman::Fig1),
+        Box::new(reibman::Fig1::One),
+        Box::new(reibman::Fig1::Two),
         Box::new(reibman::Table1),
         Box::new(reibman::Table2),
         Box::new(iom::Fig4Error),
+        Box::new(iom_examples::Example::Fig5Emm),
+        Box::new(iom_examples::Example::Fig6),
+        Box::new(iom_examples::Example::Fig7),
+        Box::new(iom::GobangEvalDuel),
         Box::new(iom::MatchGame::Gobang),
         Box::new(iom::MatchGame::Chess),
+        Box::new(iom::EmmTemperature),
         Box::new(iom::TimeChess),
         Box::new(lecture::LectureAlphaBeta),
+        Box::new(montecarlo::MonteCarlo),
     ]
 }

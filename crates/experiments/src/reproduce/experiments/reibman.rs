@@ -3,7 +3,7 @@
 //! Fig. 1, the average payoffs of Table 1 and the improvement summary of
 //! Table 2.
 //!
-//! Set-up (from `seed-notes.md`): complete arc-sum trees with Br = 4, D = 5,
+//! Set-up (our reading, `docs/paper-readings.md`): complete arc-sum trees with Br = 4, D = 5,
 //! arcs uniform in 0..=10; Max (the first player) moves at plies 1, 3 and 5
 //! and re-searches at every move; Min is the library's
 //! [`NoisyPlayer`] (2-ply values divided by 75, uniform noise in `[0, S]`).
@@ -26,6 +26,7 @@ use serde_json::{Value, json};
 
 use crate::reproduce::output::table;
 use crate::reproduce::stats::{ci95, mean_se, paired_confidence};
+use crate::reproduce::verdict::{self, Tally, Verdict};
 use crate::reproduce::{Experiment, Finished, Row, Scale, row};
 
 /// The noise ranges `S` of Table 1's columns.
@@ -57,11 +58,21 @@ const PAPER_TABLE1: [[f64; 7]; 12] = [
 ];
 /// The probable misprint (PS = 0.3, noise 2.00) and the value Table 2 implies.
 const MISPRINT: (usize, usize, f64) = (9, 5, 34.85);
-/// The noise-free column of the reference simulation of `seed-notes.md`
-/// (10⁶ trees) for 1-, 2- and 3-ply minimax.
+/// The noise-free column of the reference simulation made while
+/// settling our reading of the paper (10⁶ trees; `docs/paper-readings.md`) for 1-, 2- and 3-ply minimax.
 const REFERENCE_NOISE_FREE: [f64; 3] = [27.22, 28.20, 28.99];
-/// The largest |reference − paper| over Table 1 reported in `seed-notes.md`.
-const REFERENCE_MAX_DIFF: f64 = 0.32;
+/// The tolerance of a Table 1 cell (payoff units): the paper prints two
+/// decimals from a sample of unstated size; 0.25 is about three standard
+/// errors of a simulation of a few thousand trees (ours: 0.05–0.08 at 5000).
+const TABLE1_TOL: f64 = 0.25;
+/// The relative tolerance of a Table 2 percentage: 25% of the printed value
+/// (the percentages divide by differences of 0.1–0.8 payoff units, so the
+/// paper's own rounding and sampling move them by that much).
+const TABLE2_REL_TOL: f64 = 0.25;
+/// The tolerance of the exact Fig. 1 and 2 expectations (the paper prints
+/// them to two decimals), and of the simulated ones relative to the paper's.
+const FIG_TOL: f64 = 0.005;
+const FIG_SIM_REL_TOL: f64 = 0.05;
 /// Table 2 as printed (noise 0.00 … 2.00; no 6.00 column).
 const PAPER_TABLE2_IMPROVEMENT: [f64; 6] = [7.2, 17.1, 52.1, 66.0, 82.9, 211.0];
 const PAPER_TABLE2_CONFIDENCE: [f64; 6] = [58.2, 82.9, 98.2, 99.8, 99.8, 99.8];
@@ -99,8 +110,8 @@ impl Strategy {
     }
 }
 
-/// A set-up variant: the main one and the two readings `seed-notes.md`
-/// asks to report beside it.
+/// A set-up variant: the main one and the two other readings
+/// reported beside it (`docs/paper-readings.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Variant {
     /// Divisor 75, normalised PS weights.
@@ -173,7 +184,7 @@ impl MaxSearch {
     }
 
     /// Max's move: the first best move in the game's order (ties by move
-    /// order, as in `seed-notes.md`).
+    /// order; see `docs/paper-readings.md`).
     fn decide(&mut self, state: &RandomTree) -> Result<u8, String> {
         let r = match self {
             MaxSearch::Minimax(s, l) => s.run(state, l).map(|r| r.best),
@@ -345,13 +356,34 @@ fn table_params(scale: Scale) -> Value {
 
 // ---------------------------------------------------------------- Fig. 1 --
 
-/// `reibman-fig1`: the forced loss of Fig. 1.
-pub(crate) struct Fig1;
+/// `reibman-fig1` (the forced loss of Fig. 1) and `reibman-fig2` (the
+/// fallible opponent of Fig. 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fig1 {
+    One,
+    Two,
+}
 
 const FIG1_TREE: &str = "max(min(0, 0), min(0, 1))";
+/// Fig. 2's tree is not in the text: the smallest tree giving its numbers
+/// (`docs/paper-readings.md`).
+const FIG2_TREE: &str = "max(min(2, 3), min(1, 20))";
 const FIG1_ERROR: f64 = 0.1;
 
 impl Fig1 {
+    fn tree(self) -> &'static str {
+        match self {
+            Fig1::One => FIG1_TREE,
+            Fig1::Two => FIG2_TREE,
+        }
+    }
+    /// The paper's expected payoffs of minimax and predictive play.
+    fn paper(self) -> [(&'static str, f64); 2] {
+        match self {
+            Fig1::One => [("minimax", 0.05), ("predictive", 0.1)],
+            Fig1::Two => [("minimax", 2.1), ("predictive", 2.9)],
+        }
+    }
     fn games(scale: Scale) -> u64 {
         scale.pick(20_000, 100_000, 1_000_000)
     }
@@ -365,8 +397,8 @@ impl Fig1 {
 /// `(strategy, root moves it may play, root value)`.
 type Fig1Choice = (&'static str, Vec<u32>, f64);
 
-fn fig1_choices() -> Result<Vec<Fig1Choice>, String> {
-    let t: LiteralTree = FIG1_TREE.parse().map_err(|e: search_core::GameError| e.to_string())?;
+fn fig1_choices(tree: &str) -> Result<Vec<Fig1Choice>, String> {
+    let t: LiteralTree = tree.parse().map_err(|e: search_core::GameError| e.to_string())?;
     /// The tied best root moves and the root value of a full-width search.
     fn solve<R: Backup>(t: &LiteralTree, rule: R) -> Result<(Vec<u32>, f64), String> {
         let mut search = Search::new(rule, LiteralEval, Options::full_width()).map_err(|e| e.to_string())?;
@@ -388,7 +420,7 @@ fn fig1_min_probs(state: &LiteralTree) -> Result<Vec<(u32, f64)>, String> {
         c.play(mv);
         match c.status() {
             Status::Over(o) => Ok(o.value_for(Player::First, 1.0)),
-            Status::Ongoing => Err("Fig. 1 has leaves below the Min nodes".to_string()),
+            Status::Ongoing => Err("Figs. 1 and 2 have leaves below the Min nodes".to_string()),
         }
     };
     let values: Vec<f64> = moves.iter().map(|&m| leaf(m)).collect::<Result<_, _>>()?;
@@ -413,8 +445,8 @@ fn fig1_min_probs(state: &LiteralTree) -> Result<Vec<(u32, f64)>, String> {
 }
 
 /// The exact expected payoff of playing uniformly among `choices`.
-fn fig1_exact(choices: &[u32]) -> Result<f64, String> {
-    let t: LiteralTree = FIG1_TREE.parse().map_err(|e: search_core::GameError| e.to_string())?;
+fn fig1_exact(tree: &str, choices: &[u32]) -> Result<f64, String> {
+    let t: LiteralTree = tree.parse().map_err(|e: search_core::GameError| e.to_string())?;
     let mut total = 0.0;
     for &mv in choices {
         let mut s = t.clone();
@@ -435,16 +467,27 @@ impl Experiment for Fig1 {
         1
     }
     fn name(&self) -> &'static str {
-        "reibman-fig1"
+        match self {
+            Fig1::One => "reibman-fig1",
+            Fig1::Two => "reibman-fig2",
+        }
     }
     fn source(&self) -> &'static str {
-        "seed 001 (Reibman & Ballard), Fig. 1"
+        match self {
+            Fig1::One => "seed 001 (Reibman & Ballard), Fig. 1",
+            Fig1::Two => "seed 001 (Reibman & Ballard), Fig. 2",
+        }
     }
     fn description(&self) -> &'static str {
-        "forced loss: expected payoff of minimax (random tie) vs predictive play against a Min erring 10%"
+        match self {
+            Fig1::One => {
+                "forced loss: expected payoff of minimax (random tie) vs predictive play against a Min erring 10%"
+            }
+            Fig1::Two => "a fallible Min (correct 90%): minimax's choice expects 2.1, predictive play's 2.9",
+        }
     }
     fn params(&self, scale: Scale) -> Value {
-        json!({ "tree": FIG1_TREE, "min_error": FIG1_ERROR, "predictive_ps": 1.0 - FIG1_ERROR,
+        json!({ "tree": self.tree(), "min_error": FIG1_ERROR, "predictive_ps": 1.0 - FIG1_ERROR,
                 "simulated_games_per_strategy": Self::games(scale), "batches": Self::batches(scale) })
     }
     fn cells(&self, scale: Scale) -> Vec<String> {
@@ -453,12 +496,12 @@ impl Experiment for Fig1 {
         c
     }
     fn run_cell(&self, scale: Scale, cell: &str, seed: u64) -> Result<Vec<Row>, String> {
-        let choices = fig1_choices()?;
+        let choices = fig1_choices(self.tree())?;
         if cell == "exact" {
             return choices
                 .iter()
                 .map(|(name, moves, value)| {
-                    Ok(row!("cell" => "exact", "strategy" => *name, "expected" => fig1_exact(moves)?,
+                    Ok(row!("cell" => "exact", "strategy" => *name, "expected" => fig1_exact(self.tree(), moves)?,
                             "root_value" => *value, "choices" => moves.len(),
                             "plays_right" => moves.iter().filter(|&&m| m == 1).count() as f64 / moves.len() as f64))
                 })
@@ -469,7 +512,7 @@ impl Experiment for Fig1 {
             return Err(format!("cell {cell} beyond the batches"));
         }
         let n = Self::games(scale) / Self::batches(scale);
-        let t: LiteralTree = FIG1_TREE.parse().map_err(|e: search_core::GameError| e.to_string())?;
+        let t: LiteralTree = self.tree().parse().map_err(|e: search_core::GameError| e.to_string())?;
         let mut rows = Vec::new();
         for (k, (name, moves, _)) in choices.iter().enumerate() {
             let mut r = rng::seeded(derive_seed(seed, k as u64));
@@ -493,7 +536,7 @@ impl Experiment for Fig1 {
         Ok(rows)
     }
     fn finish(&self, _scale: Scale, cells: &[(String, Vec<Row>)]) -> Result<Finished, String> {
-        let paper = [("minimax", 0.05), ("predictive", 0.1)];
+        let paper = self.paper();
         let mut rows = Vec::new();
         let mut lines = Vec::new();
         let mut verdicts = Vec::new();
@@ -513,8 +556,6 @@ impl Experiment for Fig1 {
             let mean = sum / n;
             let se = ((sumsq / n - mean * mean).max(0.0) / (n - 1.0)).sqrt();
             let (lo, hi) = ci95(mean, se);
-            let exact_ok = (exact - paper_expected).abs() < 1e-12;
-            let sim_ok = lo <= paper_expected && paper_expected <= hi;
             rows.push(row!("strategy" => name, "expected" => exact, "paper_expected" => paper_expected,
                            "root_value" => exact_row["root_value"].clone(),
                            "plays_right" => exact_row["plays_right"].clone(),
@@ -528,20 +569,37 @@ impl Experiment for Fig1 {
                 format!("{paper_expected}"),
             ]);
             verdicts.push(format!(
-                "- {name}: exact expectation {exact:.4} vs the paper's {paper_expected} — **{}**; simulation over {n:.0} games {mean:.4}, 95% CI [{lo:.4}, {hi:.4}] — **{}**.",
-                if exact_ok { "reproduced" } else { "differs" },
-                if sim_ok { "consistent" } else { "outside the CI" }
+                "- {name}: exact expectation: {}; simulation over {n:.0} games: {}.",
+                verdict::number_text(exact, 0.0, paper_expected, FIG_TOL, 4),
+                verdict::number_text(mean, se, paper_expected, FIG_SIM_REL_TOL * paper_expected, 4),
             ));
         }
-        let mut md =
-            format!("Tree `{FIG1_TREE}` (Max at the root); Min plays its best child with probability 0.9.\n\n");
+        let mut md = format!(
+            "Tree `{}` (Max at the root){}; Min plays its best child with probability 0.9.\n\n",
+            self.tree(),
+            if *self == Fig1::Two {
+                ": the figure is not in the text, this is the smallest tree giving its two numbers \
+                 (`docs/paper-readings.md`)"
+            } else {
+                ""
+            }
+        );
         md.push_str(&table(
             &["Max plays", "root value", "P(right branch)", "expected payoff (exact)", "simulated [95% CI]", "paper"],
             &lines,
         ));
-        md.push_str("\nThe predictive player here is the library's `Predictive` rule with PS = 0.9 and normalised \
+        md.push_str(match self {
+            Fig1::One => {
+                "\nThe predictive player here is the library's `Predictive` rule with PS = 0.9 and normalised \
                      weights: it values the right Min node at 0.09/0.99 = 0.0909 (the paper's chance-node reading \
-                     0.9·0 + 0.1·1 = 0.1 gives the same choice). Minimax sees two zeros and picks either at random.\n\n");
+                     0.9·0 + 0.1·1 = 0.1 gives the same choice). Minimax sees two zeros and picks either at random.\n\n"
+            }
+            Fig1::Two => {
+                "\nMinimax values the Min nodes 2 and 1 and plays left (expected 0.9·2 + 0.1·3 = 2.1); the \
+                     library's `Predictive` rule with PS = 0.9 (normalised weights) values them (0.9·2 + 0.09·3)/0.99 \
+                     = 2.09 and (0.9·1 + 0.09·20)/0.99 = 2.73 and plays right (expected 0.9·1 + 0.1·20 = 2.9).\n\n"
+            }
+        });
         md.push_str("Verdicts:\n\n");
         md.push_str(&verdicts.join("\n"));
         md.push('\n');
@@ -587,8 +645,10 @@ impl Experiment for Table1 {
         let mut flagged = Vec::new();
         let mut main_stats: HashMap<(usize, usize), (f64, f64)> = HashMap::new();
         let mut mean_diffs = Vec::new();
+        let mut tallies = Vec::new();
         for variant in Variant::ALL {
-            let (mut max_diff, mut sum_diff, mut count, mut beyond) = (0.0f64, 0.0, 0usize, 0usize);
+            let (mut max_diff, mut sum_diff, mut count) = (0.0f64, 0.0, 0usize);
+            let mut tally = Tally::default();
             for strategy in variant.strategies() {
                 let mut line = vec![strategy.label()];
                 for (k, &noise) in NOISES.iter().enumerate() {
@@ -598,19 +658,19 @@ impl Experiment for Table1 {
                     let i = strategy.row_index();
                     let paper = PAPER_TABLE1[i][k];
                     let diff = m - paper;
-                    let tolerance = REFERENCE_MAX_DIFF + 1.96 * se;
                     let misprint = (i, k) == (MISPRINT.0, MISPRINT.1);
-                    let ok = diff.abs() <= tolerance;
+                    let cell_verdict = verdict::number(m, se, paper, TABLE1_TOL);
                     if !misprint {
                         max_diff = max_diff.max(diff.abs());
                         sum_diff += diff.abs();
                         count += 1;
-                        beyond += usize::from(!ok);
+                        tally.add(cell_verdict);
                     }
                     let mut r = row!("variant" => variant.name(), "strategy" => strategy.label(), "noise" => noise,
                                      "payoff" => m, "stderr" => se, "paper_payoff" => paper, "diff" => diff,
                                      "trees" => xs.len(),
-                                     "verdict" => if misprint { "probable misprint" } else if ok { "consistent" } else { "differs" });
+                                     "tolerance" => TABLE1_TOL,
+                                     "verdict" => if misprint { "probable misprint".to_string() } else { cell_verdict.to_string() });
                     if misprint {
                         r.insert("paper_payoff_corrected".into(), json!(MISPRINT.2));
                         r.insert("diff_corrected".into(), json!(m - MISPRINT.2));
@@ -621,9 +681,9 @@ impl Experiment for Table1 {
                                 m - MISPRINT.2
                             ));
                         }
-                    } else if !ok && variant == Variant::Main {
+                    } else if cell_verdict == Verdict::NotReproduced && variant == Variant::Main {
                         flagged.push(format!(
-                            "- {}, noise {noise:.2}: ours {m:.2} ± {se:.2}, paper {paper:.2} (diff {diff:+.2}, beyond {tolerance:.2}).",
+                            "- {}, noise {noise:.2}: ours {m:.2} ± {se:.2}, paper {paper:.2} (diff {diff:+.2}; interval outside ± {TABLE1_TOL}).",
                             strategy.label()
                         ));
                     }
@@ -643,8 +703,12 @@ impl Experiment for Table1 {
                 format!("{count}"),
                 format!("{max_diff:.2}"),
                 format!("{:.2}", sum_diff / count.max(1) as f64),
-                format!("{beyond}"),
+                format!("{}", tally.reproduced),
+                format!("{}", tally.inconclusive),
+                format!("{}", tally.not),
+                format!("**{}**", tally.verdict()),
             ]);
+            tallies.push(tally);
         }
         // Normalised vs unnormalised PS weights, paired over the same trees.
         let mut weight_lines = Vec::new();
@@ -674,12 +738,24 @@ impl Experiment for Table1 {
         let se_range = main_stats.values().map(|v| v.1).fold((f64::INFINITY, 0.0f64), |a, s| (a.0.min(s), a.1.max(s)));
         md.push_str(&format!("\nStandard errors: {:.3}–{:.3}.\n\n", se_range.0, se_range.1));
         md.push_str(
-            "Agreement with the paper per variant (the PS = 0.3, noise 2.00 cell excluded as a probable misprint; \
-                     \"beyond\" counts cells with |diff| > 0.32 + 1.96·SE, 0.32 being the largest difference the \
-                     reference simulation of `seed-notes.md` found):\n\n",
+            "Agreement with the paper per variant, by the number rule (`docs/reproduction-rules.md`): a cell is \
+             reproduced when our 95% interval lies within the printed value ± 0.25, not reproduced when it lies \
+             entirely outside, inconclusive otherwise (the PS = 0.3, noise 2.00 cell excluded as a probable misprint):\n\n",
         );
-        md.push_str(&table(&["variant", "cells", "max |diff|", "mean |diff|", "beyond"], &summary));
-        md.push_str("\nNoise-free column against the reference simulation of `seed-notes.md` (10⁶ trees):\n\n");
+        md.push_str(&table(
+            &[
+                "variant",
+                "cells",
+                "max |diff|",
+                "mean |diff|",
+                "reproduced",
+                "inconclusive",
+                "not reproduced",
+                "verdict",
+            ],
+            &summary,
+        ));
+        md.push_str("\nNoise-free column against the reference simulation of our reading (10⁶ trees; `docs/paper-readings.md`):\n\n");
         let mut ref_lines = Vec::new();
         let mut ref_verdicts = Vec::new();
         for d in 0..3 {
@@ -692,13 +768,13 @@ impl Experiment for Table1 {
                 format!("{m:.3} ± {se:.3}"),
                 format!("{reference:.2}"),
                 format!("{:.2}", PAPER_TABLE1[d][0]),
-                if ok { "consistent".into() } else { "differs".into() },
+                if ok { "reproduced".into() } else { "not reproduced".into() },
             ]);
         }
         md.push_str(&table(&["strategy", "ours", "reference", "paper", "verdict (99%)"], &ref_lines));
         md.push_str(&format!(
             "\nNormalised vs unnormalised PS weights (unnormalised − normalised, paired over the same trees; \
-             `seed-notes.md` expects no difference because every Min node has 4 children): largest |mean| {max_weight_diff:.3}.\n\n"
+             no difference is expected because every Min node has 4 children): largest |mean| {max_weight_diff:.3}.\n\n"
         ));
         md.push_str(&table(&header, &weight_lines));
         let ordered = {
@@ -708,17 +784,54 @@ impl Experiment for Table1 {
         md.push_str("\nVerdicts:\n\n");
         md.push_str(&format!(
             "- Noise-free column vs the reference simulation (27.22 / 28.20 / 28.99): **{}**; 1-ply < 2-ply < 3-ply: **{}**.\n",
-            if ref_verdicts.iter().all(|&x| x) { "reproduced" } else { "differs" },
+            if ref_verdicts.iter().all(|&x| x) { "reproduced" } else { "not reproduced" },
             if ordered { "reproduced" } else { "not reproduced" }
         ));
         let main_summary = &summary[0];
         md.push_str(&format!(
-            "- Main set-up vs the printed table: max |diff| {}, mean |diff| {} over {} cells; {} cells beyond the tolerance: **{}**.\n",
+            "- Main set-up vs the printed table (number rule, tolerance ± {TABLE1_TOL}): max |diff| {}, mean |diff| {} over {} cells: {}.\n",
             main_summary[2],
             main_summary[3],
             main_summary[1],
-            main_summary[4],
-            if main_summary[4] == "0" { "reproduced within the reference simulation's tolerance" } else { "differs in the cells listed below" }
+            tallies[0],
+        ));
+        // The offset of the 2-ply family (2-ply minimax and every PS row)
+        // against the 1- and 3-ply rows, per noise column.
+        let mut offset_lines = Vec::new();
+        let mut family_offsets = Vec::new();
+        for k in 0..NOISES.len() {
+            let diff = |i: usize| {
+                main_stats[&(i, k)].0 - if (i, k) == (MISPRINT.0, MISPRINT.1) { MISPRINT.2 } else { PAPER_TABLE1[i][k] }
+            };
+            let two: Vec<f64> = std::iter::once(1).chain(3..12).map(diff).collect();
+            let (m2, _) = mean_se(&two);
+            let spread = two.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |a, &x| (a.0.min(x), a.1.max(x)));
+            let se = main_stats[&(1, k)].1;
+            family_offsets.push(m2);
+            offset_lines.push(vec![
+                format!("{:.2}", NOISES[k]),
+                format!("{:+.2}", diff(0)),
+                format!("{:+.2}", diff(2)),
+                format!("{m2:+.2} (from {:+.2} to {:+.2})", spread.0, spread.1),
+                format!("{se:.2}"),
+            ]);
+        }
+        md.push_str(&format!(
+            "- The 2-ply family (2-ply minimax and the nine PS rows) lies above the paper under noise: mean offset {} \
+             for noise 0.25–6.00, against {:+.2}–{:+.2} for the 1- and 3-ply rows (table below). It is one shift of \
+             the whole family, not noise in single cells (cells of a column share trees and noise draws). **Not \
+             explained**: changing the divisor, the PS weights, the static value of interior nodes, or tie-breaking \
+             does not remove it (see `docs/paper-readings.md`); it is smallest without \
+             noise, so it arises where the 2-ply searcher meets the noisy 2-ply Min, a meeting the paper does not \
+             describe in more detail. Table 2's percentages subtract 2-ply minimax from the PS rows, so this common \
+             offset cancels there.\n",
+            family_offsets[1..].iter().map(|x| format!("{x:+.2}")).collect::<Vec<_>>().join(", "),
+            (1..NOISES.len())
+                .flat_map(|k| [0usize, 2].map(|i| main_stats[&(i, k)].0 - PAPER_TABLE1[i][k]))
+                .fold(f64::INFINITY, f64::min),
+            (1..NOISES.len())
+                .flat_map(|k| [0usize, 2].map(|i| main_stats[&(i, k)].0 - PAPER_TABLE1[i][k]))
+                .fold(f64::NEG_INFINITY, f64::max),
         ));
         md.push_str(&format!(
             "- Normalised vs unnormalised weights: **{}** (largest mean difference {max_weight_diff:.3}; with 4 children \
@@ -733,11 +846,15 @@ impl Experiment for Table1 {
             main_summary[2],
             main_summary[3],
             if mean_diffs[2] > mean_diffs[0] {
-                "fits better, as `seed-notes.md` says"
+                "fits better, as our reading expects"
             } else {
                 "does not fit better here"
             }
         ));
+        md.push_str(
+            "\nOurs − paper by row family (main set-up; the 2-ply family is 2-ply minimax and the PS rows):\n\n",
+        );
+        md.push_str(&table(&["noise", "1-ply", "3-ply", "2-ply family, mean (range)", "SE of a cell"], &offset_lines));
         if !flagged.is_empty() {
             md.push_str("\nCells to note (main set-up):\n\n");
             md.push_str(&flagged.join("\n"));
@@ -792,6 +909,7 @@ impl Experiment for Table2 {
         let mut ours_conf = Vec::new();
         let mut ours_impr = Vec::new();
         let mut improvement_verdicts = Vec::new();
+        let mut gain_verdicts = Vec::new();
         for (k, &noise) in NOISES.iter().enumerate() {
             let mm2 = get(Strategy::Minimax(2), k)?;
             let mm3 = get(Strategy::Minimax(3), k)?;
@@ -811,10 +929,17 @@ impl Experiment for Table2 {
             let (dm, dse) = mean_se(&d);
             let confidence = 100.0 * paired_confidence(&d);
             // The extra ply's gain, paired too, and the ratio's standard
-            // error by the delta method (covariance ignored).
+            // error by the delta method with the covariance of the two
+            // paired differences (both contain 2-ply minimax's payoff on the
+            // same tree, so they are positively correlated and the ratio is
+            // steadier than either alone).
             let ply: Vec<f64> = mm3.iter().zip(mm2).map(|(a, b)| a - b).collect();
             let (pm, pse) = mean_se(&ply);
-            let improvement_se = improvement.abs() * ((dse / dm).powi(2) + (pse / pm).powi(2)).sqrt();
+            let nn = d.len() as f64;
+            let cov = d.iter().zip(&ply).map(|(x, y)| (x - dm) * (y - pm)).sum::<f64>() / (nn - 1.0) / nn;
+            let ratio = dm / pm;
+            let improvement_se =
+                100.0 * ((dse * dse + ratio * ratio * pse * pse - 2.0 * ratio * cov).max(0.0)).sqrt() / pm.abs();
             // The paper's own Table 1 gives these improvements:
             let paper_best = (3..12).map(|i| PAPER_TABLE1[i][k]).fold(f64::NEG_INFINITY, f64::max);
             let from_paper = 100.0 * (paper_best - PAPER_TABLE1[1][k]) / (PAPER_TABLE1[2][k] - PAPER_TABLE1[1][k]);
@@ -830,10 +955,15 @@ impl Experiment for Table2 {
             if let (Some(pi), Some(pc)) = (paper_i, paper_c) {
                 r.insert("paper_improvement_pct".into(), json!(pi));
                 r.insert("paper_confidence_pct".into(), json!(pc));
-                let ok = (improvement - pi).abs() <= 1.96 * improvement_se;
-                verdict = if ok { "consistent".into() } else { "differs".into() };
+                r.insert("tolerance_pct".into(), json!(TABLE2_REL_TOL * pi));
+                let v = verdict::number(improvement, improvement_se, pi, TABLE2_REL_TOL * pi);
+                verdict = v.to_string();
                 r.insert("verdict".into(), json!(verdict));
-                improvement_verdicts.push(ok);
+                improvement_verdicts.push(v);
+            }
+            if k < 6 {
+                let paper_best = (3..12).map(|i| PAPER_TABLE1[i][k]).fold(f64::NEG_INFINITY, f64::max);
+                gain_verdicts.push(verdict::number(dm, dse, paper_best - PAPER_TABLE1[1][k], TABLE1_TOL));
             }
             ours_conf.push(confidence);
             ours_impr.push(improvement);
@@ -887,16 +1017,34 @@ impl Experiment for Table2 {
             if largest_at_2 { "reproduced" } else { "not reproduced" }
         ));
         md.push_str(&format!(
-            "- The paper's first two columns are below 90% (58.2%, 82.9%); ours are {:.1}%, {:.1}% — **differs**: our \
+            "- The paper's first two columns are below 90% (58.2%, 82.9%); ours are {:.1}%, {:.1}% — **not reproduced**, as expected: our \
              test pairs the trees *and* Min's noise draws (common random numbers), which removes most of the \
              variance; the paper says only that its test assumes \"the actual normal distribution of our sample of \
              trees\".\n",
             ours_conf[0], ours_conf[1]
         ));
+        let tally = Tally::of(improvement_verdicts.iter().copied());
+        let ratios: Vec<String> =
+            (3..6).map(|k| format!("{:.1}×", ours_impr[k] / PAPER_TABLE2_IMPROVEMENT[k])).collect();
         md.push_str(&format!(
-            "- Improvement percentages within 1.96 standard errors (delta method) of the paper's: {} of {} columns.\n",
-            improvement_verdicts.iter().filter(|&&x| x).count(),
-            improvement_verdicts.len()
+            "- The improvement percentages against the printed ones (number rule: our 95% interval within the \
+             printed value ± {:.0}% of it): {tally}. At noise 0.75, 1.00 and 2.00 ours are {} the printed values. \
+             The percentages divide by the third ply's gain (0.1–0.8 payoff units), so small payoff differences \
+             move them a lot; the paper's own Table 1 gives {:.0}% instead of its printed 211% at noise 2.00 \
+             (through the misprinted cell). The gains in payoff units (column \"best − 2-ply\") are the testable \
+             quantity: they agree with the printed Table 1's {} to within the Table 1 tolerance in {} of 6 columns.\n",
+            100.0 * TABLE2_REL_TOL,
+            ratios.join(", "),
+            100.0 * ((3..12).map(|i| PAPER_TABLE1[i][5]).fold(f64::NEG_INFINITY, f64::max) - PAPER_TABLE1[1][5])
+                / (PAPER_TABLE1[2][5] - PAPER_TABLE1[1][5]),
+            (0..6)
+                .map(|k| format!(
+                    "{:+.2}",
+                    (3..12).map(|i| PAPER_TABLE1[i][k]).fold(f64::NEG_INFINITY, f64::max) - PAPER_TABLE1[1][k]
+                ))
+                .collect::<Vec<_>>()
+                .join(", "),
+            gain_verdicts.iter().filter(|v| **v == Verdict::Reproduced).count(),
         ));
         md.push_str(
             "- Percentages divide by a small difference (3-ply − 2-ply is 0.2–0.8): their sampling error is \
@@ -912,14 +1060,20 @@ mod tests {
 
     #[test]
     fn fig1_exact_expectations() {
-        let choices = fig1_choices().unwrap();
+        let choices = fig1_choices(FIG1_TREE).unwrap();
         let (_, mm, v) = &choices[0];
         assert_eq!(mm.len(), 2, "minimax sees a tie");
         assert_eq!(*v, 0.0);
-        assert!((fig1_exact(mm).unwrap() - 0.05).abs() < 1e-12);
+        assert!((fig1_exact(FIG1_TREE, mm).unwrap() - 0.05).abs() < 1e-12);
         let (_, pr, _) = &choices[1];
         assert_eq!(pr, &vec![1]);
-        assert!((fig1_exact(pr).unwrap() - 0.1).abs() < 1e-12);
+        assert!((fig1_exact(FIG1_TREE, pr).unwrap() - 0.1).abs() < 1e-12);
+        // Fig. 2: 2.1 and 2.9.
+        let choices = fig1_choices(FIG2_TREE).unwrap();
+        assert_eq!(choices[0].1, vec![0]);
+        assert!((fig1_exact(FIG2_TREE, &choices[0].1).unwrap() - 2.1).abs() < 1e-12);
+        assert_eq!(choices[1].1, vec![1]);
+        assert!((fig1_exact(FIG2_TREE, &choices[1].1).unwrap() - 2.9).abs() < 1e-12);
     }
 
     #[test]

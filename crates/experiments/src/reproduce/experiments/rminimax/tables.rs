@@ -1,6 +1,6 @@
 //! `rminimax-table1`, `rminimax-table2`, `rminimax-table3`: the worked
 //! examples of seed 000 (Tables I, II and III), rebuilt by
-//! [`crate::paper`] on the trees `seed-notes.md` reconstructs.
+//! [`crate::paper`] on the trees reconstructed in `docs/paper-readings.md`.
 
 use search_core::GameError;
 use search_core::policy::{PolicyFamily, TreePolicy};
@@ -79,16 +79,17 @@ impl Experiment for Table1 {
         }
         let mut md = table(&["θ", "p12", "paper p12", "Δ", "p13", "paper p13", "Δ"], &lines);
         md.push_str(&format!(
-            "\nTree (`seed-notes.md`'s closest natural tree, π₁ = max): `{}`; unit cost per play, \
+            "\nTree (our closest natural tree, see `docs/paper-readings.md`, π₁ = max): `{}`; unit cost per play, \
              the last arc costs 0 into a win and 2 into a loss.\n\n",
             paper::TABLE1_TREE
         ));
         md.push_str(&format!(
-            "Verdict: **not exactly reproducible; close** (largest deviation {max_dev:.4}, {} the {AGREEMENT} tolerance). \
-             The paper does not give its tree, and its θ = 0.5 column sums to 0.996, so at least one printed \
+            "Verdict: **{}** on our tree (number rule: largest deviation {max_dev:.4}, {} the {AGREEMENT} tolerance), \
+             but not exactly reproducible: the paper does not give its tree, and its θ = 0.5 column sums to 0.996, so at least one printed \
              entry is a misprint: no tree reproduces every printed digit. The tree above is the closest natural \
              one (not tuned to the printed numbers); it agrees on the qualitative claim — p12 → 1 as θ grows, \
              p12 → 1/2 as θ → 0.\n",
+            if max_dev <= AGREEMENT { "reproduced" } else { "not reproduced" },
             if max_dev <= AGREEMENT { "within" } else { "outside" }
         ));
         Ok(Finished { rows, markdown: md, svg: None })
@@ -234,7 +235,7 @@ impl Experiment for EntropyTable {
             &lines,
         );
         md.push_str(&format!(
-            "\nTree (`seed-notes.md` reconstruction, π₁ = min randomized, π₂ = max): `{}`; every interior arc costs 1, \
+            "\nTree (our reconstruction, see `docs/paper-readings.md`, π₁ = min randomized, π₂ = max): `{}`; every interior arc costs 1, \
              the arc into a leaf its utility. θ̂ and ε̂ by the paper's bisection (stop when |H − H₀| < {PAPER_TOLERANCE}; \
              θ in [0.0001, 10], ε in [0.0001, 0.9999]); E[C] at the unrounded result. The last column solves H = H₀ exactly \
              (largest deviation from the printed values {exact_dev:.4}).\n\n",

@@ -233,5 +233,6 @@ fn cells_parse_back() {
     }
     assert_eq!(Figure::TicTacToe.cells(Scale::Quick).len(), 26);
     assert_eq!(Figure::Connect4.cells(Scale::Quick).len(), 28);
-    assert_eq!(Figure::Connect4Ab.cells(Scale::Quick).len(), 35);
+    // 35 grid cells and 3 replaying Fig. 3 for the contrasts.
+    assert_eq!(Figure::Connect4Ab.cells(Scale::Quick).len(), 38);
 }
