@@ -2,36 +2,9 @@
 //! random play near θ = 0, connect-4 digit strings, PGN player selection,
 //! and line-numbered errors.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-use serde_json::Value;
-
-fn xtask(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("xtask runs")
-}
-
-/// Writes `text` into the test's scratch directory.
-fn file(name: &str, text: &str) -> String {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fit");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.to_str().unwrap().to_string()
-}
-
-fn json(out: &Output) -> Value {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-/// An error: exit status 1, no panic, the message on standard error.
-fn error(out: &Output) -> String {
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    stderr
-}
+use common::{error, file, json, xtask};
 
 /// A small deterministic generator (64-bit LCG).
 struct Lcg(u64);
@@ -103,7 +76,7 @@ fn tictactoe_games(count: usize, perfect_x: bool, seed: u64) -> String {
 
 #[test]
 fn a_perfect_tictactoe_player_has_no_upper_bound() {
-    let path = file("perfect.txt", &tictactoe_games(40, true, 7));
+    let path = file("fit", "perfect.txt", &tictactoe_games(40, true, 7));
     let r = json(&xtask(&["fit", "tictactoe", &path, "--player", "first", "--json"]));
     assert_eq!(r["model"], "boltzmann");
     assert_eq!(r["values"], "exact");
@@ -128,7 +101,7 @@ fn a_perfect_tictactoe_player_has_no_upper_bound() {
 
 #[test]
 fn random_play_gives_theta_near_zero() {
-    let path = file("random.txt", &tictactoe_games(150, false, 11));
+    let path = file("fit", "random.txt", &tictactoe_games(150, false, 11));
     let r = json(&xtask(&["fit", "tictactoe", &path, "--json"]));
     assert!(r["param"].as_f64().unwrap() < 0.3, "{r}");
     assert!(r["ci95"][0].is_null(), "the interval reaches θ = 0: {r}");
@@ -148,15 +121,15 @@ fn random_play_gives_theta_near_zero() {
 
 #[test]
 fn bad_input_is_a_line_numbered_error() {
-    let path = file("malformed.txt", "b2 a1 c3\n# a comment\nb2 a1 b2\n");
+    let path = file("fit", "malformed.txt", "b2 a1 c3\n# a comment\nb2 a1 b2\n");
     let e = error(&xtask(&["fit", "tictactoe", &path]));
     assert!(e.contains(&format!("{path}:3:")), "{e}");
-    let path = file("unparsable.txt", "b2 a1\n\nb2 d4\n");
+    let path = file("fit", "unparsable.txt", "b2 a1\n\nb2 d4\n");
     let e = error(&xtask(&["fit", "tictactoe", &path]));
     assert!(e.contains(&format!("{path}:3:")), "{e}");
-    let path = file("after-end.txt", "a1 b1 a2 b2 a3 c3\n");
+    let path = file("fit", "after-end.txt", "a1 b1 a2 b2 a3 c3\n");
     assert!(error(&xtask(&["fit", "tictactoe", &path])).contains(&format!("{path}:1:")));
-    let ok = file("ok.txt", "b2 a1 c3\n");
+    let ok = file("fit", "ok.txt", "b2 a1 c3\n");
     let cases: [(&[&str], &str); 7] = [
         (&["fit", "checkers", &ok], "unknown game"),
         (&["fit", "tictactoe", &ok, "--values", "depth:0"], "depth:D"),
@@ -170,7 +143,7 @@ fn bad_input_is_a_line_numbered_error() {
         let e = error(&xtask(args));
         assert!(e.contains(want), "{args:?}: {e}");
     }
-    let missing = file("missing-dir-marker.txt", "");
+    let missing = file("fit", "missing-dir-marker.txt", "");
     let e = error(&xtask(&["fit", "tictactoe", &format!("{missing}.absent")]));
     assert!(e.contains(".absent"), "{e}");
 }
@@ -178,9 +151,9 @@ fn bad_input_is_a_line_numbered_error() {
 #[test]
 fn connect4_takes_pons_digit_strings() {
     let games = ["4453432212", "3133755156631334574", "1234567123"];
-    let digits = file("c4-digits.txt", &(games.join("\n") + "\n"));
+    let digits = file("fit", "c4-digits.txt", &(games.join("\n") + "\n"));
     let spaced: Vec<String> = games.iter().map(|g| g.chars().map(String::from).collect::<Vec<_>>().join(" ")).collect();
-    let spaced = file("c4-spaced.txt", &(spaced.join("\n") + "\n"));
+    let spaced = file("fit", "c4-spaced.txt", &(spaced.join("\n") + "\n"));
     let a = json(&xtask(&["fit", "connect4", &digits, "--values", "depth:2", "--json"]));
     let b = json(&xtask(&["fit", "connect4", &spaced, "--values", "depth:2", "--json"]));
     let plies: usize = games.iter().map(|g| g.len()).sum();
@@ -194,7 +167,7 @@ fn connect4_takes_pons_digit_strings() {
     // The first player moves on 12, 14, 16 and 18 discs in the second game
     // only (the last move wins); its 16 other moves (5 + 6 + 5) come earlier.
     assert_eq!((r["decisions"].as_u64(), r["skipped_early"].as_u64()), (Some(4), Some(16)), "{r}");
-    let bad = file("c4-bad.txt", "4453\n44448\n");
+    let bad = file("fit", "c4-bad.txt", "4453\n44448\n");
     let e = error(&xtask(&["fit", "connect4", &bad, "--values", "depth:2"]));
     assert!(e.contains(&format!("{bad}:2:")), "{e}");
 }
@@ -219,7 +192,7 @@ over two lines} Nc6 (2... d6 3. d4 (3. Bc4) exd4) 3. Bb5 $1 a6?! 4. Ba4 Nf6
 
 #[test]
 fn a_pgn_player_is_selected_by_name() {
-    let path = file("two.pgn", PGN);
+    let path = file("fit", "two.pgn", PGN);
     let fit =
         |player: &str| json(&xtask(&["fit", "chess", &path, "--values", "depth:1", "--player", player, "--json"]));
     // Alice: White's 7 moves of game 1 and Black's 5 of game 2 (the tag
@@ -234,10 +207,10 @@ fn a_pgn_player_is_selected_by_name() {
     let e = error(&xtask(&["fit", "chess", &path, "--values", "depth:1", "--player", "Carol"]));
     assert!(e.contains("Carol"), "{e}");
     // An illegal move is reported at its line.
-    let bad = file("bad.pgn", &PGN.replace("4.Bg5", "4.Bh5"));
+    let bad = file("fit", "bad.pgn", &PGN.replace("4.Bg5", "4.Bh5"));
     let e = error(&xtask(&["fit", "chess", &bad, "--values", "depth:1"]));
     assert!(e.contains(&format!("{bad}:16:")), "{e}");
-    let open = file("open.pgn", "1. e4 {never closed\n");
+    let open = file("fit", "open.pgn", "1. e4 {never closed\n");
     let e = error(&xtask(&["fit", "chess", &open, "--values", "depth:1"]));
     assert!(e.contains(&format!("{open}:1:")), "{e}");
     assert!(error(&xtask(&["fit", "chess", &path])).contains("depth:D"));

@@ -2,40 +2,17 @@
 //! example, every method on matching pennies, and errors (a malformed file
 //! with its position, a three-player game, a missing file) without panics.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use serde_json::{Value, json};
 
-fn xtask(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask")).args(args).output().expect("xtask runs")
-}
+use common::{error, file, json, xtask};
 
 fn example(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../crates/equilibria/examples").join(name);
     path.to_str().unwrap().to_string()
-}
-
-/// Writes `text` into the test's scratch directory.
-fn file(name: &str, text: &str) -> String {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nash");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path.to_str().unwrap().to_string()
-}
-
-fn json(out: &Output) -> Value {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-/// An error: exit status 1, no panic, the message on standard error.
-fn error(out: &Output) -> String {
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    stderr
 }
 
 #[test]
@@ -79,10 +56,10 @@ fn every_method_on_matching_pennies() {
 
 #[test]
 fn errors_are_reported_not_panicked() {
-    let bad = file("bad.nfg", "NFG 1 R \"t\" { \"A\" \"B\" } { 2 2 }\n1 2 3 4\n5 x 7 8\n");
+    let bad = file("nash", "bad.nfg", "NFG 1 R \"t\" { \"A\" \"B\" } { 2 2 }\n1 2 3 4\n5 x 7 8\n");
     let stderr = error(&xtask(&["nash", &bad]));
     assert!(stderr.contains("line 3, column 3: \"x\" is not a number"), "{stderr}");
-    let three = file("three.nfg", "NFG 1 R \"t\" { \"A\" \"B\" \"C\" } { 1 1 1 } 1 2 3");
+    let three = file("nash", "three.nfg", "NFG 1 R \"t\" { \"A\" \"B\" \"C\" } { 1 1 1 } 1 2 3");
     assert!(error(&xtask(&["nash", &three])).contains("only two-player games"));
     assert!(error(&xtask(&["nash", "/no/such/file.nfg"])).contains("cannot read"));
     let pd = example("prisoners_dilemma.nfg");

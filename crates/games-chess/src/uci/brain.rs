@@ -418,15 +418,7 @@ impl Brain {
         if let Some((mv, note)) = self.book_move(&root) {
             notes.push(note);
             wait(wait_for_stop, stop);
-            let last = Iteration {
-                depth: 0,
-                score: None,
-                rule_value: None,
-                nodes: 0,
-                tbhits: 0,
-                time: start.elapsed(),
-                pv: vec![mv],
-            };
+            let last = Iteration::unsearched(None, start.elapsed(), vec![mv]);
             return Decision { best: Some(mv), ponder: None, last, notes };
         }
         if self.settings.limit_strength {
@@ -538,15 +530,7 @@ impl Brain {
                 // `random`: RandomAgent's uniform choice among the legal moves.
                 let mv = legal[rng.random_range(0..legal.len())];
                 wait(go.wait_for_stop, go.stop);
-                let last = Iteration {
-                    depth: 0,
-                    score: None,
-                    rule_value: None,
-                    nodes: 0,
-                    tbhits: 0,
-                    time: start.elapsed(),
-                    pv: vec![mv],
-                };
+                let last = Iteration::unsearched(None, start.elapsed(), vec![mv]);
                 return Decision { best: Some(mv), ponder: None, last, notes };
             }
             Err(e) => {
@@ -633,15 +617,7 @@ fn prepare(position: &ChessGame, start: Instant) -> Result<(ChessGame, Vec<Move>
         if root.position().legal_moves().is_empty() {
             let score = if root.is_check() { Score::Mate(0) } else { Score::Cp(0) };
             notes.push("the game is over: no legal move".to_string());
-            let last = Iteration {
-                depth: 0,
-                score: Some(score),
-                rule_value: None,
-                nodes: 0,
-                tbhits: 0,
-                time: start.elapsed(),
-                pv: Vec::new(),
-            };
+            let last = Iteration::unsearched(Some(score), start.elapsed(), Vec::new());
             return Err(Box::new(Decision { best: None, ponder: None, last, notes }));
         }
         // A draw by rule that a GUI may play on from (repetition, fifty

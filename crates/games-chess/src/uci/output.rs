@@ -86,6 +86,13 @@ pub struct Iteration {
 }
 
 impl Iteration {
+    /// The report of a decision taken without a search (a book move, a
+    /// random move, a game already over): depth 0, no nodes, `time` since
+    /// the `go`, `pv` as given.
+    pub fn unsearched(score: Option<Score>, time: Duration, pv: Vec<Move>) -> Iteration {
+        Iteration { depth: 0, score, rule_value: None, nodes: 0, tbhits: 0, time, pv }
+    }
+
     /// Nodes per second.
     pub fn nps(&self) -> u64 {
         let micros = self.time.as_micros().max(1);

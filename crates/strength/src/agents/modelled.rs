@@ -249,6 +249,43 @@ impl<G: Game, E: Evaluator<G>> MoveValues<G, E> {
     }
 }
 
+/// What the online and adaptive agents share: they watch the opponent's
+/// moves ([`MoveWatcher`]) and update a posterior over its θ
+/// ([`ThetaPosterior`]) with the depth-`D` values of each position it moved
+/// from.
+struct ThetaLearner<G: Game, E: Evaluator<G>> {
+    values: MoveValues<G, E>,
+    posterior: ThetaPosterior,
+    watcher: MoveWatcher<G>,
+}
+
+impl<G: Game, E: Evaluator<G>> ThetaLearner<G, E> {
+    fn new(eval: E, depth: u32, cap: f64, table_mib: usize) -> Result<Self, ParamError> {
+        let posterior = ThetaPosterior::new(cap)?;
+        let values = MoveValues::new(eval, depth, table_mib)?;
+        Ok(ThetaLearner { values, posterior, watcher: MoveWatcher::default() })
+    }
+
+    /// Before our move at `state`: learns from the opponent's move that led
+    /// here, if one can be inferred; `true` when the posterior changed.
+    fn observe(&mut self, state: &G) -> Result<bool, GameError> {
+        if let Some((before, mv)) = self.watcher.observe(state)
+            && let Some((values, i)) = self.values.decision(&before, mv)?
+        {
+            self.posterior.update(&values, i)?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// After our move `mv` at `state`.
+    fn played(&mut self, state: &G, mv: G::Move) {
+        let mut after = state.clone();
+        after.play(mv);
+        self.watcher.played(&after);
+    }
+}
+
 /// Learns the opponent's θ from its moves and searches against it: the
 /// `online:depth=D` agent.
 ///
@@ -277,16 +314,14 @@ impl<G: Game, E: Evaluator<G>> MoveValues<G, E> {
 /// ```
 pub struct OnlineAgent<G: Game, E: Evaluator<G>> {
     player: ModelledAgent<G, E>,
-    values: MoveValues<G, E>,
-    posterior: ThetaPosterior,
-    watcher: MoveWatcher<G>,
+    learner: ThetaLearner<G, E>,
     forget_each_game: bool,
     name: String,
 }
 
 impl<G: Game, E: Evaluator<G>> std::fmt::Debug for OnlineAgent<G, E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OnlineAgent").field("name", &self.name).field("posterior", &self.posterior).finish()
+        f.debug_struct("OnlineAgent").field("name", &self.name).field("posterior", &self.learner.posterior).finish()
     }
 }
 
@@ -295,27 +330,26 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
     /// transposition tables of `table_mib` for the value searches.
     /// `forget_each_game`: [`reset`](Agent::reset) clears the posterior.
     pub fn new(eval: E, depth: u32, cap: f64, forget_each_game: bool, table_mib: usize) -> Result<Self, ParamError> {
-        let posterior = ThetaPosterior::new(cap)?;
-        let rule = Modelled::new(OpponentModel::boltzmann(posterior.mean())?).with_cap(cap)?;
-        let player = ModelledAgent::new(ModelledSearch::new(rule, eval.clone()), depth)?;
-        let values = MoveValues::new(eval, depth, table_mib)?;
+        let learner = ThetaLearner::new(eval.clone(), depth, cap, table_mib)?;
+        let rule = Modelled::new(OpponentModel::boltzmann(learner.posterior.mean())?).with_cap(cap)?;
+        let player = ModelledAgent::new(ModelledSearch::new(rule, eval), depth)?;
         let name = format!("online:depth={depth},cap={cap}");
-        Ok(OnlineAgent { player, values, posterior, watcher: MoveWatcher::default(), forget_each_game, name })
+        Ok(OnlineAgent { player, learner, forget_each_game, name })
     }
 
     /// The posterior over the opponent's θ.
     pub fn posterior(&self) -> &ThetaPosterior {
-        &self.posterior
+        &self.learner.posterior
     }
 
     /// The θ the next search will assume (the posterior mean).
     pub fn theta(&self) -> f64 {
-        self.posterior.mean()
+        self.learner.posterior.mean()
     }
 
     /// Clears the posterior back to the prior.
     pub fn forget(&mut self) {
-        self.posterior.forget();
+        self.learner.posterior.forget();
     }
 }
 
@@ -325,24 +359,18 @@ impl<G: Game, E: Evaluator<G> + Clone> Agent<G> for OnlineAgent<G, E> {
     }
 
     fn choose(&mut self, state: &G, rng: &mut dyn rand::RngCore) -> Result<G::Move, GameError> {
-        if let Some((before, mv)) = self.watcher.observe(state)
-            && let Some((values, i)) = self.values.decision(&before, mv)?
-        {
-            self.posterior.update(&values, i)?;
-        }
-        let theta = OpponentModel::boltzmann(self.posterior.mean())?;
+        self.learner.observe(state)?;
+        let theta = OpponentModel::boltzmann(self.learner.posterior.mean())?;
         self.player.search().set_model(theta);
         let mv = self.player.choose(state, rng)?;
-        let mut after = state.clone();
-        after.play(mv);
-        self.watcher.played(&after);
+        self.learner.played(state, mv);
         Ok(mv)
     }
 
     fn reset(&mut self) {
-        self.watcher.clear();
+        self.learner.watcher.clear();
         if self.forget_each_game {
-            self.posterior.forget();
+            self.learner.posterior.forget();
         }
     }
 }
@@ -381,9 +409,7 @@ pub struct AdaptiveAgent<G: Game, E: Evaluator<G>> {
     curve: String,
     nu: f64,
     target: f64,
-    values: MoveValues<G, E>,
-    posterior: ThetaPosterior,
-    watcher: MoveWatcher<G>,
+    learner: ThetaLearner<G, E>,
     own: f64,
     built_at: f64,
     inner: BoxedAgent<G>,
@@ -421,8 +447,7 @@ where
         let dial = factory.dial.clone().ok_or("adaptive needs a calibrated game (a dial)")?;
         let (curve, d, cap) = boltzmann_curve(&dial, depth)?;
         let nu = dial.calibration().draw_nu.unwrap_or(0.0);
-        let posterior = ThetaPosterior::new(cap).map_err(|e| e.to_string())?;
-        let values = MoveValues::new(factory.eval.clone(), d, factory.table_mib).map_err(|e| e.to_string())?;
+        let learner = ThetaLearner::new(factory.eval.clone(), d, cap, factory.table_mib).map_err(|e| e.to_string())?;
         let mut agent = AdaptiveAgent {
             inner: Box::new(search_core::RandomAgent),
             factory,
@@ -430,9 +455,7 @@ where
             curve,
             nu,
             target,
-            values,
-            posterior,
-            watcher: MoveWatcher::default(),
+            learner,
             own: 0.0,
             built_at: f64::NAN,
             trajectory: Vec::new(),
@@ -447,7 +470,7 @@ where
     /// The opponent's estimated rating.
     pub fn opponent_elo(&self) -> f64 {
         let (dial, curve) = (&self.dial, &self.curve);
-        self.posterior.mean_of(|t| dial.rating_of(curve, t).unwrap_or(0.0))
+        self.learner.posterior.mean_of(|t| dial.rating_of(curve, t).unwrap_or(0.0))
     }
 
     /// The rating it currently plays at.
@@ -457,7 +480,7 @@ where
 
     /// The posterior over the opponent's θ.
     pub fn posterior(&self) -> &ThetaPosterior {
-        &self.posterior
+        &self.learner.posterior
     }
 
     /// Every step so far (one per observed opponent move).
@@ -511,16 +534,13 @@ where
     }
 
     fn choose(&mut self, state: &G, rng: &mut dyn rand::RngCore) -> Result<G::Move, GameError> {
-        if let Some((before, mv)) = self.watcher.observe(state)
-            && let Some((values, i)) = self.values.decision(&before, mv)?
-        {
-            self.posterior.update(&values, i)?;
+        if self.learner.observe(state)? {
             let opp = self.opponent_elo();
             let aim = self.aim(opp);
-            let n = self.posterior.observations() as f64;
+            let n = self.learner.posterior.observations() as f64;
             self.own += STEP * n / (n + HALF) * (aim - self.own);
             self.trajectory.push(AdaptiveStep {
-                observations: self.posterior.observations(),
+                observations: self.learner.posterior.observations(),
                 opponent_elo: opp,
                 aim,
                 own_elo: self.own,
@@ -530,14 +550,12 @@ where
             }
         }
         let mv = self.inner.choose(state, rng)?;
-        let mut after = state.clone();
-        after.play(mv);
-        self.watcher.played(&after);
+        self.learner.played(state, mv);
         Ok(mv)
     }
 
     fn reset(&mut self) {
-        self.watcher.clear();
+        self.learner.watcher.clear();
         self.inner.reset();
     }
 }
