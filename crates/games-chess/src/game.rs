@@ -278,6 +278,18 @@ impl Game for ChessGame {
         ordering::hint(mv)
     }
 
+    /// Neither a capture (en passant included) nor a promotion.
+    #[inline]
+    fn is_quiet(&self, mv: Move) -> bool {
+        !mv.is_capture() && !mv.is_promotion()
+    }
+
+    /// The side to move is in check.
+    #[inline]
+    fn needs_extension(&self) -> bool {
+        self.pos.is_check()
+    }
+
     /// Passes (side to move swapped, en passant right dropped), unless the
     /// side to move is in check. The repetition history is cleared: no
     /// repetition is counted across a null move.

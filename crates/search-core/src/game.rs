@@ -274,6 +274,26 @@ pub trait Game: Clone + fmt::Debug {
         0
     }
 
+    /// Whether `mv` is quiet: a move that late move reductions
+    /// ([`Options::lmr`](crate::search::Options::lmr)) may search shallower
+    /// (in chess: neither a capture nor a promotion; a move that gives check
+    /// is recognised by [`needs_extension`](Game::needs_extension) on the
+    /// position after it). The default, `false`, reduces nothing.
+    #[inline]
+    fn is_quiet(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
+    /// Whether this position deserves a deeper look than the depth its
+    /// parent gives it (in chess: the side to move is in check): with
+    /// [`Options::check_extension`](crate::search::Options::check_extension)
+    /// a move to it is searched one ply deeper, and late move reductions
+    /// never apply to a move to it or at it. The default is `false`.
+    #[inline]
+    fn needs_extension(&self) -> bool {
+        false
+    }
+
     /// Plays a null move (a pass) in place for null-move pruning and returns
     /// `true`, or returns `false` (changing nothing) if passing is not allowed
     /// here. The default never allows it.

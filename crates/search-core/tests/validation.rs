@@ -8,8 +8,8 @@ use search_core::backup::{
 };
 use search_core::policy::{EpsilonGreedy, Greedy, MoveDistribution, Softmax, rminimax_agent};
 use search_core::search::{
-    Control, DynSearch, Incomplete, Iteration, Limits, MAX_TABLE_MIB, Observer, Options, ProbCut, Search, SearchAgent,
-    SearchResult, Star, TtDepth, Window,
+    Control, DynSearch, Incomplete, Iteration, Limits, Lmr, MAX_TABLE_MIB, Observer, Options, ProbCut, Search,
+    SearchAgent, SearchResult, Star, TtDepth, Window,
 };
 use search_core::tree::{LeafModel, LiteralEval, LiteralTree, RandomTree, RandomTreeEval};
 use search_core::{Agent, Evaluator, Game, GameError, MAX_PLY, ParamError, Perspective, Player, Status, Turn, rng};
@@ -297,6 +297,68 @@ fn quiescence_needs_a_negamax_rule() {
 #[test]
 fn null_move_needs_a_negamax_rule() {
     assert_needs_negamax("null_move", |o| o.with_null_move(Some(2)));
+}
+
+#[test]
+fn lmr_and_check_extension_need_a_negamax_rule() {
+    assert_needs_negamax("lmr", |o| o.with_lmr(Some(Lmr::default())));
+    assert_needs_negamax("check_extension", |o| o.with_check_extension(true));
+    assert_needs_negamax("futility", |o| o.with_futility(Some(1.0)));
+}
+
+#[test]
+fn a_futility_margin_must_be_positive_and_finite() {
+    for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        let o = Options::plain_alpha_beta().with_futility(Some(bad));
+        assert_eq!(refused::<LiteralTree, _, _>(Minimax, LiteralEval, o).name, "futility", "{bad}");
+    }
+    assert!(accepted::<LiteralTree, _, _>(Minimax, LiteralEval, Options::plain_alpha_beta().with_futility(Some(0.5))));
+}
+
+#[test]
+fn bad_lmr_parameters_are_refused() {
+    let lmr = |min_depth, min_index, divisor| {
+        Options::plain_alpha_beta().with_lmr(Some(Lmr { min_depth, min_index, divisor }))
+    };
+    for (d, i, q) in [(1, 3, 2.0), (3, 0, 2.0), (3, 3, 0.0), (3, 3, f64::NAN), (3, 3, f64::INFINITY)] {
+        assert_eq!(refused::<LiteralTree, _, _>(Minimax, LiteralEval, lmr(d, i, q)).name, "lmr", "{d} {i} {q}");
+    }
+    assert!(accepted::<LiteralTree, _, _>(Minimax, LiteralEval, lmr(2, 1, 0.5)));
+}
+
+#[test]
+fn lmr_and_extensions_change_nothing_in_a_game_without_the_hooks() {
+    // Random trees say no move is quiet and no node needs an extension.
+    for seed in 0..20 {
+        let t = RandomTree::new(seed, 4, 7, LeafModel::Uniform { min: -9, max: 9 }).unwrap();
+        let run = |o: Options| {
+            Search::new(Minimax, RandomTreeEval::for_tree(&t), o).unwrap().run(&t, &Limits::depth(7)).unwrap()
+        };
+        let plain = run(Options::plain_alpha_beta().with_pvs(true));
+        let with = run(Options::plain_alpha_beta()
+            .with_pvs(true)
+            .with_lmr(Some(Lmr::default()))
+            .with_check_extension(true)
+            .with_futility(Some(1.0)));
+        assert_eq!((plain.value, plain.best, plain.stats.nodes), (with.value, with.best, with.stats.nodes));
+        assert_eq!((with.stats.reductions, with.stats.futile), (0, 0));
+    }
+}
+
+#[test]
+fn lmr_reductions_grow_with_depth_and_index_and_keep_a_ply() {
+    let l = Lmr::default();
+    for depth in 0..40 {
+        for index in 0..80 {
+            let r = l.reduction(depth, index);
+            if depth < l.min_depth || index < l.min_index {
+                assert_eq!(r, 0);
+            } else {
+                assert!(r >= 1 && r + 2 <= depth.max(3), "{depth} {index} {r}");
+                assert!(l.reduction(depth + 1, index) >= r && l.reduction(depth, index + 1) >= r);
+            }
+        }
+    }
 }
 
 #[test]

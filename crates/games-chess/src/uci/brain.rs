@@ -15,7 +15,7 @@ use search_core::backup::rminimax::OutcomeCosts;
 use search_core::backup::{Backup, Emm, Iom, LinearBonus, MAndN, Minimax, Predictive, Product, Rminimax};
 use search_core::policy::MoveDistribution;
 use search_core::search::Bound;
-use search_core::search::{Control, DynSearch, Limits, Observer, Options, Oracle, Search, SearchResult, TtDepth};
+use search_core::search::{Control, DynSearch, Limits, Lmr, Observer, Options, Oracle, Search, SearchResult, TtDepth};
 use search_core::{Game, MAX_PLY, ParamError, RngExt, Status, WIN_SCORE, rng};
 use shakmaty::{Move, Position};
 use strength::spec::AgentSpec;
@@ -131,21 +131,35 @@ fn rminimax_rule(theta: f64) -> Result<Rminimax, ParamError> {
     Rminimax::with_costs(theta, costs)
 }
 
+/// The null-move reduction of the alpha-beta engine, in plies.
+const NULL_MOVE_REDUCTION: u32 = 2;
+/// The futility margin per remaining ply, in centipawns.
+const FUTILITY_MARGIN_CP: f64 = 150.0;
+/// The aspiration window's half-width, in centipawns.
+const ASPIRATION_CP: f64 = 30.0;
+
 /// The search of `backup` with the settings' table size and θ.
 fn build(backup: BackupKind, settings: &Settings) -> Result<ChessSearch, ParamError> {
     let engine = Options::default()
         .with_iterative_deepening(true)
         .with_table_mib(settings.hash_mib)
         .with_tt_depth(TtDepth::AtLeast);
+    // The alpha-beta engine adds the selective features, each kept because
+    // a match showed it gains (docs/benchmarks.md, "Chess engine strength").
+    let ab = engine
+        .clone()
+        .with_null_move(Some(NULL_MOVE_REDUCTION))
+        .with_lmr(Some(Lmr::default()))
+        .with_check_extension(true)
+        .with_futility(Some(FUTILITY_MARGIN_CP))
+        .with_aspiration(Some(ASPIRATION_CP));
     let full_width = Options::full_width().with_iterative_deepening(true);
     let (m, n, beta, delta) = MN_PARAMS;
     match backup {
         // Lazy SMP when Threads > 1 (one thread: the single-threaded search).
-        BackupKind::AlphaBeta => Ok(Box::new(Search::<ChessGame, _, _>::parallel(
-            Minimax,
-            ChessEval,
-            engine.with_threads(settings.threads),
-        )?)),
+        BackupKind::AlphaBeta => {
+            Ok(Box::new(Search::<ChessGame, _, _>::parallel(Minimax, ChessEval, ab.with_threads(settings.threads))?))
+        }
         BackupKind::Minimax => erased(Minimax, full_width),
         // PIOM: windows are sound for IOM, but it is not plain negamax, so
         // the table needs exact depths and there is no quiescence.

@@ -95,6 +95,9 @@ pub(crate) struct Core<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> +
     bounds: Option<(f64, f64)>,
     /// The node limit, `u64::MAX` if none.
     node_limit: u64,
+    /// The depth of the current iteration: check extensions stop at twice
+    /// this many plies from the root.
+    root_depth: i32,
 }
 
 impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, G, R, E, O> {
@@ -137,6 +140,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             ply_adjusted,
             bounds,
             node_limit,
+            root_depth: 0,
         }
     }
 
@@ -219,6 +223,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             _ if self.prunes => root_window,
             _ => Window::FULL,
         };
+        self.root_depth = depth;
         loop {
             self.root_moves.clear();
             let value = self.search(root, depth, 0, window)?;
@@ -745,17 +750,73 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
         // A null-window node's value is a bound, never exact: it has no
         // principal variation to report.
         let track_pv = !self.prunes || !window.is_null();
+        // Check extensions and late move reductions: negamax rules only,
+        // and never at a node that itself needs an extension.
+        let extend = self.negamax && self.opts.check_extension && ply < 2 * self.root_depth.max(1) as u32;
+        let lmr = self.opts.lmr.filter(|_| self.negamax && ply > 0 && !state.needs_extension());
+        // Futility: the static value plus a margin bounds what a quiet move
+        // can bring; below α such moves are skipped, counted at that bound.
+        let futile = match self.opts.futility {
+            Some(margin)
+                if self.negamax
+                    && ply > 0
+                    && (1..=2).contains(&depth)
+                    && window.is_null()
+                    && window.alpha.abs() < self.win_threshold
+                    && !state.needs_extension() =>
+            {
+                let stand = match node.static_value {
+                    Some(v) => v,
+                    None => self.evaluate(state, node.perspective)?,
+                };
+                let bound = stand + margin * f64::from(depth);
+                (bound <= window.alpha).then_some(bound)
+            }
+            _ => None,
+        };
+        let mut skipped = false;
         for (index, &mv) in moves.iter().enumerate() {
             let mut child = state.clone();
             child.play(mv);
             let flip = Self::perspective(child.turn()) != node.perspective;
             let info = ChildInfo { index, probability: 1.0, flip };
+            let forcing = (extend || lmr.is_some() || futile.is_some()) && child.needs_extension();
+            let child_depth = depth - 1 + i32::from(extend && forcing);
+            if let Some(bound) = futile
+                && index > 0
+                && !forcing
+                && state.is_quiet(mv)
+            {
+                if !skipped {
+                    skipped = true;
+                    self.stats.futile += 1;
+                    let v = self.value_of(if flip { -bound } else { bound })?;
+                    self.s.rule.add(node, &mut acc, &info, v);
+                }
+                continue;
+            }
             let (value, searched) = if self.prunes {
                 let full = Window::new(alpha, window.beta);
                 let mut result = None;
-                if pvs && index > 0 {
+                let reduction = match lmr {
+                    Some(l) if !forcing && index > 0 && depth > 0 && state.is_quiet(mv) => {
+                        l.reduction(depth as u32, index.min(u32::MAX as usize) as u32) as i32
+                    }
+                    _ => 0,
+                };
+                if reduction > 0 {
                     let null = Window::null_above(alpha);
-                    let v = self.search_child(mv, &child, depth - 1, ply + 1, affine.invert(null).for_child(flip))?;
+                    let w = affine.invert(null).for_child(flip);
+                    let v = self.search_child(mv, &child, child_depth - reduction, ply + 1, w)?;
+                    let cand = affine.apply(info.to_parent(v.scalar()));
+                    if cand <= alpha {
+                        self.stats.reductions += 1;
+                        result = Some((v, null));
+                    }
+                }
+                if result.is_none() && pvs && index > 0 {
+                    let null = Window::null_above(alpha);
+                    let v = self.search_child(mv, &child, child_depth, ply + 1, affine.invert(null).for_child(flip))?;
                     let cand = affine.apply(info.to_parent(v.scalar()));
                     if !(cand > alpha && cand < window.beta) {
                         result = Some((v, null));
@@ -765,11 +826,11 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
                     Some(r) => r,
                     None => {
                         let w = affine.invert(full).for_child(flip);
-                        (self.search_child(mv, &child, depth - 1, ply + 1, w)?, full)
+                        (self.search_child(mv, &child, child_depth, ply + 1, w)?, full)
                     }
                 }
             } else {
-                (self.search_child(mv, &child, depth - 1, ply + 1, Window::FULL)?, Window::FULL)
+                (self.search_child(mv, &child, child_depth, ply + 1, Window::FULL)?, Window::FULL)
             };
             self.s.rule.add(node, &mut acc, &info, value);
             let score = self.s.rule.child_score(node, &info, &value);

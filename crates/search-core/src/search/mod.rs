@@ -42,7 +42,7 @@ pub use agent::SearchAgent;
 pub use dyn_search::DynSearch;
 pub use limits::Limits;
 pub use observer::{Control, Iteration, NoObserver, Observer};
-pub use options::{DepthUnit, MAX_TABLE_MIB, Options, ProbCut, Star, TtDepth};
+pub use options::{DepthUnit, Lmr, MAX_TABLE_MIB, Options, ProbCut, Star, TtDepth};
 pub use oracle::{Oracle, Probe};
 pub use result::{Incomplete, RootMove, SearchResult, Stats};
 

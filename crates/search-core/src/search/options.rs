@@ -62,6 +62,53 @@ pub struct ProbCut {
     pub margin: f64,
 }
 
+/// Late move reductions (off by default): at a node with enough depth left,
+/// a quiet move ([`Game::is_quiet`]) that comes late in the order is first
+/// searched shallower with a null window; only if it then beats α is it
+/// searched again at full depth. Never at the root, at a node whose side
+/// to move needs an extension ([`Game::needs_extension`], in chess: in
+/// check), or for a move that leads to one.
+///
+/// The reduction of the move at `index` (0 first) with `depth` plies left
+/// is `max(1, ⌊ln(depth)·ln(index + 1)/divisor⌋)`, capped so that the
+/// reduced search keeps at least one ply.
+///
+/// ```
+/// use search_core::search::Lmr;
+/// let l = Lmr::default();
+/// assert_eq!(l.reduction(3, 2), 0); // too early in the order
+/// assert_eq!(l.reduction(8, 3), 1);
+/// assert!(l.reduction(20, 40) > 2);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Lmr {
+    /// Reduce only at nodes with at least this remaining depth (≥ 2).
+    pub min_depth: u32,
+    /// Reduce only moves at this index of the order or later (≥ 1).
+    pub min_index: u32,
+    /// The divisor of the logarithmic formula (> 0): larger reduces less.
+    pub divisor: f64,
+}
+
+impl Default for Lmr {
+    /// From the third remaining ply and the fourth move on, divisor 2.
+    fn default() -> Self {
+        Lmr { min_depth: 3, min_index: 3, divisor: 2.0 }
+    }
+}
+
+impl Lmr {
+    /// The reduction, in plies, of the move at `index` at a node with
+    /// `depth` plies left (0: searched at full depth).
+    pub fn reduction(&self, depth: u32, index: u32) -> u32 {
+        if depth < self.min_depth || index < self.min_index {
+            return 0;
+        }
+        let r = (f64::from(depth).ln() * f64::from(index + 1).ln() / self.divisor).floor() as u32;
+        r.max(1).min(depth.saturating_sub(2))
+    }
+}
+
 /// The largest transposition table a search accepts, in MiB (1 TiB).
 pub const MAX_TABLE_MIB: usize = 1 << 20;
 
@@ -107,6 +154,18 @@ pub struct Options {
     pub beam: Option<usize>,
     /// ProbCut.
     pub probcut: Option<ProbCut>,
+    /// Late move reductions.
+    pub lmr: Option<Lmr>,
+    /// Search one ply deeper below a move that leads to a position that
+    /// needs it ([`Game::needs_extension`]; in chess, a check).
+    pub check_extension: bool,
+    /// Futility pruning with this margin per remaining ply: at a null-window
+    /// node with one or two plies left whose static value plus
+    /// `margin × depth` cannot reach α, the quiet moves after the first
+    /// ([`Game::is_quiet`], not leading to a position that needs an
+    /// extension) are skipped; the node's value stays a sound upper bound
+    /// (it counts them at the static value plus the margin).
+    pub futility: Option<f64>,
     /// Star1/Star2 at chance nodes.
     pub star: Star,
     /// What a unit of depth is when the game has chance nodes.
@@ -151,6 +210,9 @@ impl Default for Options {
             null_move: None,
             beam: None,
             probcut: None,
+            lmr: None,
+            check_extension: false,
+            futility: None,
             star: Star::Off,
             depth_unit: DepthUnit::Decisions,
             chance_samples: None,
@@ -267,6 +329,12 @@ impl Options {
         with_beam: beam: Option<usize>;
         /// Sets [`probcut`](Options::probcut).
         with_probcut: probcut: Option<ProbCut>;
+        /// Sets [`lmr`](Options::lmr).
+        with_lmr: lmr: Option<Lmr>;
+        /// Sets [`check_extension`](Options::check_extension).
+        with_check_extension: check_extension: bool;
+        /// Sets [`futility`](Options::futility).
+        with_futility: futility: Option<f64>;
         /// Sets [`star`](Options::star).
         with_star: star: Star;
         /// Sets [`depth_unit`](Options::depth_unit).
@@ -332,6 +400,9 @@ impl Options {
             ("null_move", self.null_move.is_some()),
             ("beam", self.beam.is_some()),
             ("probcut", self.probcut.is_some()),
+            ("lmr", self.lmr.is_some()),
+            ("check_extension", self.check_extension),
+            ("futility", self.futility.is_some()),
             ("star", self.star != Star::Off),
             ("tt_depth", self.tt_depth == TtDepth::AtLeast),
         ];
@@ -380,6 +451,14 @@ impl Options {
             if !pc.margin.is_finite() {
                 return Err(ParamError::new("probcut", "margin must be finite"));
             }
+        }
+        if let Some(l) = self.lmr
+            && (l.min_depth < 2 || l.min_index < 1 || !(l.divisor > 0.0 && l.divisor.is_finite()))
+        {
+            return Err(ParamError::new("lmr", "need min_depth >= 2, min_index >= 1 and a finite divisor > 0"));
+        }
+        if let Some(m) = self.futility {
+            ParamError::positive("futility", m)?;
         }
         if self.threads == 0 {
             return Err(ParamError::new("threads", "must be >= 1"));

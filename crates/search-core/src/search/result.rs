@@ -24,6 +24,13 @@ pub struct Stats {
     /// Nodes ended by the [`Oracle`](crate::search::Oracle)'s exact value
     /// (table lookups that answered; also counted in `nodes` and `leaves`).
     pub tb_hits: u64,
+    /// Late-move reductions that held: moves whose reduced search failed
+    /// low, so they were not searched at full depth.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub reductions: u64,
+    /// Nodes where futility pruning skipped quiet moves.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub futile: u64,
     /// The deepest completed iteration.
     pub depth: u32,
     /// Wall-clock time in microseconds.
