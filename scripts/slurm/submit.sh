@@ -9,8 +9,10 @@
 #
 # Prints `array=JOBID` and `merge=JOBID`. Other sbatch settings come from
 # sbatch's own environment variables (SBATCH_PARTITION, SBATCH_TIMELIMIT,
-# SBATCH_ACCOUNT, ...); XTASK names the binary (default: target/release/xtask
-# of this checkout). OUT must be on a file system every node sees.
+# SBATCH_ACCOUNT, ...); CPUS_PER_TASK sets the array tasks' CPUs (default 1;
+# each task runs that many worker threads); XTASK names the binary (default:
+# target/release/xtask of this checkout). OUT must be on a file system every
+# node sees.
 
 set -euo pipefail
 
@@ -34,7 +36,7 @@ if [[ ! -x $XTASK ]]; then
     exit 2
 fi
 
-array=$(sbatch --parsable --array="0-$((shards - 1))" --chdir="$out" \
+array=$(sbatch --parsable --array="0-$((shards - 1))" --cpus-per-task="${CPUS_PER_TASK:-1}" --chdir="$out" \
     --export="ALL,SHARDS=$shards,OUT=$out,XTASK=$XTASK" "$here/shard.sbatch" "$@")
 array=${array%%;*}
 merge=$(sbatch --parsable --dependency="afterok:$array" --kill-on-invalid-dep=yes --chdir="$out" \
