@@ -1,5 +1,7 @@
 //! `cargo xtask cluster-test`: proves the Slurm scripts of `scripts/slurm`
-//! (documented in `docs/cluster.md`) on a one-node Slurm of this machine.
+//! (documented in `docs/cluster.md`) on a one-node Slurm of this machine,
+//! with `reproduce` (merged by `reproduce merge`) and `match` (merged by
+//! copying the shards' cells).
 //!
 //! Steps: install Slurm and MUNGE from Debian when they are missing (root
 //! only); write a minimal `slurm.conf` for this host (its real CPU count
@@ -9,7 +11,8 @@
 //! `reproduce --quick` as a job array of `--shards` tasks plus the merge job
 //! that depends on it (`scripts/slurm/submit.sh`); wait, with a timeout;
 //! run the same `reproduce --quick` on this machine without Slurm; compare
-//! the result files; stop the daemons this call started.
+//! the result files; the same for a short fixed-depth connect-4 `match`
+//! (its `match.json`); stop the daemons this call started.
 //!
 //! Not part of `cargo test`: it needs root, the network (once) and minutes.
 
@@ -529,16 +532,11 @@ struct SlurmRun {
 }
 
 /// Submits the array and the merge with `scripts/slurm/submit.sh`, waits.
-fn submit_and_wait(cluster: &Cluster, args: &Args, xtask: &Path, out: &Path) -> Result<SlurmRun> {
+fn submit_and_wait(cluster: &Cluster, args: &Args, xtask: &Path, out: &Path, command: &[String]) -> Result<SlurmRun> {
     let script = repo_root().join("scripts/slurm/submit.sh");
     let started = Instant::now();
     let mut submit = cluster.slurm("bash");
-    submit
-        .arg(&script)
-        .arg(args.shards.to_string())
-        .arg(out)
-        .args(["reproduce", "--quick", "--seed", &args.seed.to_string()])
-        .env("XTASK", xtask);
+    submit.arg(&script).arg(args.shards.to_string()).arg(out).args(command).env("XTASK", xtask);
     let printed = stdout(&mut submit)?;
     let id = |key: &str| {
         printed.lines().find_map(|l| l.strip_prefix(key)).map(str::trim).map(String::from).ok_or_else(|| {
@@ -773,6 +771,14 @@ pub(crate) fn run_test(args: &Args) -> Result<()> {
         );
     } else {
         cluster.stop_daemons(&["slurmd", "slurmctld", "munged"], true);
+        let left: Vec<&str> =
+            ["slurmctld", "slurmd"].into_iter().filter(|d| running_pid(&cluster.layout.pid(d)).is_some()).collect();
+        if !left.is_empty() {
+            eprintln!(
+                "cluster-test: {} started by an earlier call left running; `cargo xtask cluster-test --stop` stops them",
+                left.join(" and ")
+            );
+        }
     }
     let report = result?;
     let version = stdout(cluster.slurm("sbatch").arg("--version")).unwrap_or_default();
@@ -789,32 +795,40 @@ pub(crate) fn run_test(args: &Args) -> Result<()> {
     Ok(())
 }
 
-/// The array, the merge, the single-machine run and the comparison.
-fn test_on(cluster: &Cluster, args: &Args, dir: &Path, xtask: &Path) -> Result<String> {
-    let runs = dir.join("runs");
-    let (slurm_out, single_out) = (runs.join("slurm"), runs.join("single"));
+/// One command run both ways: as a job array with its merge under Slurm,
+/// and on this machine; returns the Slurm run, the two output directories
+/// and the local run's wall time.
+fn both_ways(
+    cluster: &Cluster,
+    args: &Args,
+    runs: &Path,
+    name: &str,
+    xtask: &Path,
+    command: &[String],
+) -> Result<(SlurmRun, PathBuf, PathBuf, Duration)> {
+    let (slurm_out, single_out) = (runs.join(format!("{name}-slurm")), runs.join(format!("{name}-single")));
     for d in [&slurm_out, &single_out] {
         if d.exists() {
             fs::remove_dir_all(d).map_err(io(d))?;
         }
     }
     fs::create_dir_all(&slurm_out).map_err(io(&slurm_out))?;
-    let slurm = submit_and_wait(cluster, args, xtask, &slurm_out)?;
-    eprintln!("cluster-test: the same run on this machine, without Slurm");
+    let slurm = submit_and_wait(cluster, args, xtask, &slurm_out, command)?;
+    eprintln!("cluster-test: the same `{}` on this machine, without Slurm", command.join(" "));
     let started = Instant::now();
-    run(Command::new(xtask)
-        .args(["reproduce", "--quick", "--seed", &args.seed.to_string(), "--out"])
-        .arg(&single_out))?;
-    let single_wall = started.elapsed();
-    let compared = compare(&single_out, &slurm_out.join("merged"))?;
-    let mut text = String::new();
+    run(Command::new(xtask).args(command).arg("--out").arg(&single_out))?;
+    Ok((slurm, slurm_out.join("merged"), single_out, started.elapsed()))
+}
+
+/// The lines of the summary about one Slurm run.
+fn describe(text: &mut String, slurm: &SlurmRun, args: &Args, command: &[String], single_wall: Duration) {
     let _ = writeln!(
         text,
-        "- array job {} ({} tasks of `reproduce --quick --seed {} --shard I/{}`, 1 CPU each) and merge job {} \
+        "- `{}`: array job {} ({} tasks, `--shard I/{}`, 1 CPU each) and merge job {} \
          (`--dependency=afterok:{}`): submit to merge done in {:.0} s",
+        command.join(" "),
         slurm.array,
         args.shards,
-        args.seed,
         args.shards,
         slurm.merge,
         slurm.array,
@@ -827,20 +841,57 @@ fn test_on(cluster: &Cluster, args: &Args, dir: &Path, xtask: &Path) -> Result<S
             j.id, j.state, j.exit_code, j.start, j.end, j.run_time
         );
     }
+    let _ =
+        writeln!(text, "  - the same on this machine without Slurm (all cores): {:.0} s", single_wall.as_secs_f64());
+}
+
+/// The match run both ways: cheap fixed-depth players, so that its result
+/// is a function of the seed, and enough pairs for a cell per shard.
+fn match_command(args: &Args) -> Vec<String> {
+    let pairs_per_shard = 10;
+    let games = 2 * pairs_per_shard * args.shards;
+    ["match", "connect4", "alphabeta:depth=3", "alphabeta:depth=2", "--games", &games.to_string()]
+        .into_iter()
+        .map(String::from)
+        .chain(["--seed".to_string(), args.seed.to_string()])
+        .collect()
+}
+
+/// `reproduce --quick` and a short `match`, each as an array plus merge and
+/// on this machine, and the comparisons.
+fn test_on(cluster: &Cluster, args: &Args, dir: &Path, xtask: &Path) -> Result<String> {
+    let runs = dir.join("runs");
+    let mut text = String::new();
+    let reproduce: Vec<String> =
+        ["reproduce", "--quick", "--seed", &args.seed.to_string()].into_iter().map(String::from).collect();
+    let (slurm, merged, single, wall) = both_ways(cluster, args, &runs, "reproduce", xtask, &reproduce)?;
+    let compared = compare(&single, &merged)?;
+    describe(&mut text, &slurm, args, &reproduce, wall);
     let _ = writeln!(
         text,
-        "- single-machine `reproduce --quick --seed {}` (all cores): {:.0} s",
-        args.seed,
-        single_wall.as_secs_f64()
-    );
-    let _ = writeln!(
-        text,
-        "- equal: the rows of all {} experiments; byte for byte {} CSV/SVG files and their report sections; \
+        "  - equal: the rows of all {} experiments; byte for byte {} CSV/SVG files and their report sections; \
          timing fields left out of {} experiments ({}), whose CSV and report sections hold times",
         compared.experiments,
         compared.exact_files,
         compared.timed.len(),
         compared.timed.join(", ")
+    );
+    let matches = match_command(args);
+    let (slurm, merged, single, wall) = both_ways(cluster, args, &runs, "match", xtask, &matches)?;
+    let summary = |dir: &Path| -> Result<Value> {
+        let path = dir.join("match.json");
+        let text = fs::read_to_string(&path).map_err(io(&path))?;
+        serde_json::from_str(&text).map_err(|e| ClusterError::Mismatch(vec![format!("{}: {e}", path.display())]))
+    };
+    let (a, b) = (summary(&single)?, summary(&merged)?);
+    if a != b {
+        return Err(ClusterError::Mismatch(vec![format!("match.json: single run {a}, merged {b}")]));
+    }
+    describe(&mut text, &slurm, args, &matches, wall);
+    let _ = writeln!(
+        text,
+        "  - equal: `match.json` ({} games, W-D-L {}-{}-{}, pentanomial {})",
+        a["games"], a["wins"], a["draws"], a["losses"], a["pentanomial"]
     );
     Ok(text)
 }
