@@ -675,3 +675,34 @@ impl From<Book> for experiments::tools::book::Args {
         Self { game: a.game, from_pgn: a.from_pgn, out: a.out, max_plies: a.max_plies, min_games: a.min_games }
     }
 }
+
+/// Arguments of `cargo xtask cluster-test`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ClusterTest {
+    /// Tasks of the job array (shards of `reproduce --quick`).
+    #[arg(long, default_value_t = 4, value_parser = RangedU64ValueParser::<usize>::new().range(1..=64))]
+    shards: usize,
+    /// Master seed of the Slurm run and of the single-machine run.
+    #[arg(long, default_value_t = experiments::reproduce::DEFAULT_SEED)]
+    seed: u64,
+    /// Where the Slurm configuration, state, logs and both runs go.
+    #[arg(long, default_value = "target/cluster-test")]
+    dir: PathBuf,
+    /// Give up on the jobs (and cancel them) after this many minutes.
+    #[arg(long, default_value_t = 30, value_parser = RangedU64ValueParser::<u64>::new().range(1..=24 * 60))]
+    timeout_minutes: u64,
+    /// Leave the Slurm and MUNGE daemons running at the end.
+    #[arg(long)]
+    keep_running: bool,
+    /// Only stop the daemons of an earlier `--keep-running` run, then exit.
+    #[arg(long, conflicts_with = "keep_running")]
+    stop: bool,
+}
+
+impl From<ClusterTest> for crate::cluster::Args {
+    fn from(c: ClusterTest) -> Self {
+        let ClusterTest { shards, seed, dir, timeout_minutes, keep_running, stop } = c;
+        let timeout = std::time::Duration::from_secs(timeout_minutes * 60);
+        Self { shards, seed, dir, timeout, keep_running, stop }
+    }
+}

@@ -2,7 +2,8 @@
 //!
 //! A thin dispatcher: it parses the command line ([`flags`]) and calls the
 //! `experiments` crate, where the tasks live; only `layering` and `fuzz`
-//! (which drive cargo itself) are here.
+//! (which drive cargo itself) and `cluster-test` (which drives Slurm) are
+//! here.
 
 use std::process::{Command as Process, ExitCode};
 
@@ -10,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 use experiments::{TaskResult, dial, reproduce, tools};
 
+mod cluster;
 mod flags;
 mod fuzz;
 mod layering;
@@ -60,6 +62,9 @@ enum Command {
     Tablebase(flags::Tablebase),
     /// Make an opening book from games: `book chess --from-pgn FILE --out book.bin` (a Polyglot book).
     Book(flags::Book),
+    /// Prove the Slurm scripts (docs/cluster.md) on a one-node Slurm of this machine: install it if missing
+    /// (root), submit `reproduce --quick` as a job array plus a dependent merge, compare with a local run.
+    ClusterTest(flags::ClusterTest),
 }
 
 /// `cargo xtask bench`: measured in the tuned build. The `xtask` alias builds
@@ -103,6 +108,7 @@ fn main() -> ExitCode {
         Command::Nash(args) => tools::nash::run(args.into()),
         Command::Tablebase(args) => tools::tablebase::run(args.into()),
         Command::Book(args) => tools::book::run(args.into()),
+        Command::ClusterTest(args) => cluster::run_test(&args.into()).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

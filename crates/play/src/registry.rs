@@ -151,8 +151,9 @@ impl Registry {
     }
 
     /// The spec the engine will run for `text`: `nodes=` added (or checked)
-    /// on the searching kinds; `uci:` refused (it would start a program the
-    /// request names).
+    /// on the searching kinds, and more than one `threads` refused (the
+    /// helpers of a parallel search are outside the node budget); `uci:`
+    /// refused (it would start a program the request names).
     pub(crate) fn budgeted(&self, text: &str) -> Result<String, ApiError> {
         if text.len() > MAX_SPEC_LEN {
             return Err(ApiError::Unprocessable(format!("agent spec longer than {MAX_SPEC_LEN} bytes")));
@@ -166,6 +167,12 @@ impl Registry {
         }
         if !BUDGETED.contains(&spec.kind()) {
             return Ok(spec.to_string());
+        }
+        // Lazy SMP helpers are not counted in the node budget: one thread a move.
+        if spec.get("threads").is_some_and(|t| t.trim() != "1") {
+            return Err(ApiError::Unprocessable(format!(
+                "agent spec {text:?}: threads: this server's engines search on one thread each"
+            )));
         }
         match spec.get("nodes").map(str::parse::<u64>) {
             None => Ok(spec.with("nodes", self.max_nodes).to_string()),
@@ -230,6 +237,8 @@ mod tests {
         assert!(r.budgeted("alphabeta:depth=3,nodes=10000").is_err());
         assert_eq!(r.budgeted("random").unwrap(), "random");
         assert!(r.budgeted("uci:/bin/sh").is_err());
+        assert!(r.budgeted("alphabeta:depth=3,threads=2").is_err());
+        assert_eq!(r.budgeted("alphabeta:ms=50,threads=1").unwrap(), "alphabeta:ms=50,threads=1,nodes=1000");
         assert!(r.budgeted(",,").is_err());
     }
 

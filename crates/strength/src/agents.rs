@@ -6,14 +6,14 @@
 //! | spec | agent |
 //! | --- | --- |
 //! | `random` | a uniformly random legal move |
-//! | `alphabeta:depth=D[,nodes=N]` | the best move of the full alpha-beta engine (minimax values), ties at random |
+//! | `alphabeta:depth=D[,nodes=N][,ms=M][,threads=T]` | the best move of the full alpha-beta engine (minimax values), ties at random; `threads=T`: Lazy SMP on `T` threads (default 1) |
 //! | `boltzmann:depth=D,theta=T[,cap=C]` | `p ∝ exp(T·v)` over the exact depth-`D` minimax values `v` of the moves (alpha-beta with exact root scores), each clamped to `±C` |
 //! | `rminimax:depth=D,theta=T` | the Rminimax player (full width, unit interior costs) |
 //! | `epsilon:depth=D,eps=E` | ε-greedy as the Rminimax paper defines it (the optimal moves share ε) |
 //! | `iom:depth=D` | the best move of IOM (PIOM's alpha-beta where it applies) |
 //! | `elo:X` | the [strength dial](crate::dial) at rating `X` (needs a calibration) |
-//! | `mcts:iters=N[,c=C][,backup=mean\|max][,min_visits=K][,playouts=random\|eval][,scale=S][,final=visits\|value][,threads=T]` | UCT ([`Mcts`] with the [`Mean`] or [`MaxBackup`] backup), `N` simulations a move, tree kept between moves |
-//! | `ments:iters=N,tau=T[,eps=E][,playouts=random\|eval][,scale=S][,final=value\|visits\|sample][,threads=T]` | maximum-entropy tree search ([`Soft`] backup with temperature `T`, Boltzmann selection with exploration `E`, default 1) |
+//! | `mcts:iters=N\|ms=M[,c=C][,backup=mean\|max][,min_visits=K][,playouts=random\|eval][,scale=S][,final=visits\|value][,threads=T]` | UCT ([`Mcts`] with the [`Mean`] or [`MaxBackup`] backup), `N` simulations a move, tree kept between moves |
+//! | `ments:iters=N\|ms=M,tau=T[,eps=E][,playouts=random\|eval][,scale=S][,final=value\|visits\|sample][,threads=T]` | maximum-entropy tree search ([`Soft`] backup with temperature `T`, Boltzmann selection with exploration `E`, default 1) |
 //!
 //! `min_visits=K` (with `backup=max`): only children with at least `K`
 //! visits count in the max ([`MaxBackup::with_min_visits`]; default 1, the
@@ -21,6 +21,14 @@
 //! to 1.4, `playouts` to `random`, `scale` (the evaluator's units that map
 //! to `tanh(1)` with `playouts=eval`) to 1, `threads` to 1 (root
 //! parallelisation).
+//!
+//! `ms=M` (alpha-beta, MCTS, MENTS) limits each move's search to `M`
+//! milliseconds of wall-clock time, for matches at equal time: alpha-beta
+//! deepens iteratively until the time is spent (`depth` becomes optional, a
+//! cap), MCTS simulates until it is spent (`iters` becomes optional, a cap).
+//! The moves of a timed agent depend on the machine and its load, so a match
+//! with one is not reproducible from its seed (play it with `--threads 1`
+//! so that games do not compete for the cores).
 //!
 //! Values are in the evaluator's units, from the mover's side.
 //!
@@ -36,6 +44,8 @@
 //! assert!(roster.build("alphabeta:depth=9,colour=red").is_err());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
+use std::time::Duration;
 
 use search_core::backup::rminimax::UtilityCosts;
 use search_core::backup::{Iom, Minimax};
@@ -150,11 +160,20 @@ impl<E> StandardAgents<E> {
     }
 }
 
-/// Reads the limits of a search agent: `depth=D` (required, 1 to the
-/// core's `MAX_PLY`) and an optional `nodes=N`.
-fn limits(r: &mut SpecReader<'_>, spec: &AgentSpec) -> Result<Limits, SpecError> {
-    let depth: u32 = r.require("depth")?;
-    let mut limits = Limits::depth(depth);
+/// Reads the limits of a search agent: `depth=D` (1 to the core's
+/// `MAX_PLY`) and an optional `nodes=N`; where `timed`, also an optional
+/// `ms=M` (see [`move_time`]), with which `depth` may be left out (iterative
+/// deepening until the time is spent).
+fn limits(r: &mut SpecReader<'_>, spec: &AgentSpec, timed: bool) -> Result<Limits, SpecError> {
+    let time = if timed { move_time(r, spec)? } else { None };
+    let depth: Option<u32> = if time.is_some() { r.take("depth")? } else { Some(r.require("depth")?) };
+    let mut limits = Limits::full_tree();
+    if let Some(depth) = depth {
+        limits = limits.with_depth(depth);
+    }
+    if let Some(time) = time {
+        limits = limits.with_time(time);
+    }
     if let Some(nodes) = r.take::<u64>("nodes")? {
         limits = limits.with_nodes(nodes);
     }
@@ -162,15 +181,33 @@ fn limits(r: &mut SpecReader<'_>, spec: &AgentSpec) -> Result<Limits, SpecError>
     Ok(limits)
 }
 
+/// Reads `ms=M`: a wall-clock limit of `M` milliseconds (at least 1) on
+/// each move's search, for matches at equal time. A timed agent's moves
+/// depend on the machine and its load, so a match with one is not
+/// reproducible from its seed.
+fn move_time(r: &mut SpecReader<'_>, spec: &AgentSpec) -> Result<Option<Duration>, SpecError> {
+    match r.take::<u64>("ms")? {
+        Some(0) => Err(SpecError::new(spec, "ms must be at least 1 (milliseconds per move)")),
+        ms => Ok(ms.map(Duration::from_millis)),
+    }
+}
+
 /// Reads the common settings of the MCTS kinds into `config` and returns
-/// the limits (`iters=N`, required).
+/// the limits: `iters=N` and `ms=M` ([`move_time`]), at least one of them.
 fn mcts_settings(
     r: &mut SpecReader<'_>,
     spec: &AgentSpec,
     config: MctsConfig,
 ) -> Result<(Limits, MctsConfig), SpecError> {
-    let iters: u64 = r.require("iters")?;
-    let limits = Limits::iterations(iters);
+    let time = move_time(r, spec)?;
+    let iters: Option<u64> = if time.is_some() { r.take("iters")? } else { Some(r.require("iters")?) };
+    let mut limits = Limits::full_tree();
+    if let Some(iters) = iters {
+        limits = limits.with_iterations(iters);
+    }
+    if let Some(time) = time {
+        limits = limits.with_time(time);
+    }
     limits.validate().map_err(|e| SpecError::new(spec, e.to_string()))?;
     let mut config = config;
     if let Some(p) = r.take::<String>("playouts")? {
@@ -198,7 +235,7 @@ fn mcts_settings(
 }
 
 /// The keys every MCTS kind accepts.
-const MCTS_KEYS: [&str; 5] = ["iters", "playouts", "scale", "final", "threads"];
+const MCTS_KEYS: [&str; 6] = ["iters", "ms", "playouts", "scale", "final", "threads"];
 
 fn param<T>(spec: &AgentSpec, r: Result<T, search_core::ParamError>) -> Result<T, SpecError> {
     r.map_err(|e| SpecError::new(spec, e.to_string()))
@@ -250,14 +287,16 @@ where
                 Box::new(RandomAgent)
             }
             "alphabeta" => {
-                let limits = limits(&mut r, spec)?;
-                r.finish(&["depth", "nodes"])?;
-                let opts = Options::recommended::<G, Minimax, E>(&eval).with_table_mib(table);
-                let search = param(spec, Search::new(Minimax, eval, opts))?;
+                let limits = limits(&mut r, spec, true)?;
+                let threads: usize = r.take("threads")?.unwrap_or(1);
+                r.finish(&["depth", "nodes", "ms", "threads"])?;
+                let opts = Options::recommended::<G, Minimax, E>(&eval).with_table_mib(table).with_threads(threads);
+                // One thread: the single-threaded search, node for node.
+                let search = param(spec, Search::parallel(Minimax, eval, opts))?;
                 Box::new(SearchAgent::new(search, limits).named(spec.to_string()))
             }
             "boltzmann" => {
-                let limits = limits(&mut r, spec)?;
+                let limits = limits(&mut r, spec, false)?;
                 let dist = read_softmax(&mut r, spec)?;
                 r.finish(&["depth", "nodes", "theta", "cap", "softcap"])?;
                 let opts = Options::recommended::<G, Minimax, E>(&eval)
@@ -268,19 +307,19 @@ where
                 Box::new(PolicyAgent::new(search, limits, dist))
             }
             "rminimax" => {
-                let limits = limits(&mut r, spec)?;
+                let limits = limits(&mut r, spec, false)?;
                 let theta: f64 = r.require("theta")?;
                 r.finish(&["depth", "nodes", "theta"])?;
                 Box::new(param(spec, rminimax_agent(theta, UtilityCosts::default(), eval, limits))?)
             }
             "epsilon" => {
-                let limits = limits(&mut r, spec)?;
+                let limits = limits(&mut r, spec, false)?;
                 let eps: f64 = r.require("eps")?;
                 r.finish(&["depth", "nodes", "eps"])?;
                 Box::new(param(spec, epsilon_greedy_agent(eps, UtilityCosts::default(), eval, limits))?)
             }
             "iom" => {
-                let limits = limits(&mut r, spec)?;
+                let limits = limits(&mut r, spec, false)?;
                 r.finish(&["depth", "nodes"])?;
                 let opts = Options::recommended::<G, Iom, E>(&eval);
                 let opts = if opts.table_mib > 0 { opts.with_table_mib(table) } else { opts };
@@ -343,17 +382,20 @@ where
     fn kinds(&self) -> Vec<(String, String)> {
         let mut v: Vec<(String, String)> = [
             ("random", "a uniformly random legal move"),
-            ("alphabeta:depth=D[,nodes=N]", "the best move of alpha-beta (minimax values)"),
+            (
+                "alphabeta:depth=D[,nodes=N,ms=M,threads=T]",
+                "the best move of alpha-beta (minimax values); ms=M: M milliseconds a move (depth optional)",
+            ),
             ("boltzmann:depth=D,theta=T[,cap=C]", "p ∝ exp(T·v) over the depth-D minimax values, clamped to ±C"),
             ("rminimax:depth=D,theta=T", "the Rminimax player"),
             ("epsilon:depth=D,eps=E", "ε-greedy (the optimal moves share ε)"),
             ("iom:depth=D", "the best move of IOM"),
             (
-                "mcts:iters=N[,c=C,backup=mean|max,min_visits=K,playouts=random|eval,scale=S,final=visits|value,threads=T]",
-                "UCT, N simulations a move",
+                "mcts:iters=N|ms=M[,c=C,backup=mean|max,min_visits=K,playouts=random|eval,scale=S,final=visits|value,threads=T]",
+                "UCT, N simulations or M milliseconds a move",
             ),
             (
-                "ments:iters=N,tau=T[,eps=E,playouts=random|eval,scale=S,final=value|visits|sample,threads=T]",
+                "ments:iters=N|ms=M,tau=T[,eps=E,playouts=random|eval,scale=S,final=value|visits|sample,threads=T]",
                 "maximum-entropy tree search (soft backup, temperature T)",
             ),
         ]

@@ -182,9 +182,24 @@ pub fn run(args: Args) -> TaskResult {
     if let Some(dir) = out.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    std::fs::write(&out, markdown)?;
+    let kept = std::fs::read_to_string(&out).ok().and_then(|old| hand_written(&old).map(str::to_string));
+    std::fs::write(&out, markdown + kept.as_deref().map_or("", |k| k))?;
     eprintln!("wrote {}", out.display());
     Ok(())
+}
+
+/// The line after which a report holds hand-written sections (measurements
+/// made with other commands, such as matches), which regenerating the
+/// benchmarks keeps.
+pub const HAND_WRITTEN: &str =
+    "<!-- Below this line: written by hand, kept when `cargo xtask bench` regenerates the file. -->";
+
+/// The hand-written part of an old report: from the [`HAND_WRITTEN`] line to
+/// the end, with a blank line before it.
+fn hand_written(old: &str) -> Option<&str> {
+    let at = old.find(HAND_WRITTEN)?;
+    // Include the newline that ends the generated part, if there is one.
+    Some(&old[old[..at].rfind('\n').unwrap_or(at)..])
 }
 
 /// The cargo profile the figures are measured in: `[profile.bench]` of the
@@ -656,6 +671,13 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hand_written_sections_survive_regeneration() {
+        let old = format!("# Benchmarks\n\nold tables\n\n{HAND_WRITTEN}\n\n## Matches\n\n| a |\n");
+        assert_eq!(hand_written(&old), Some(format!("\n{HAND_WRITTEN}\n\n## Matches\n\n| a |\n").as_str()));
+        assert_eq!(hand_written("# Benchmarks\n\nno marker\n"), None);
+    }
 
     #[test]
     fn dates_are_civil() {

@@ -206,7 +206,7 @@ pub(crate) fn connect4_quality(root: &Path, quick: bool, report: &mut Report) ->
         std::fs::create_dir_all(dir)?;
     }
     std::fs::write(&out, svg)?;
-    report.notes.push(format!("MCTS quality figure: {}", out.display()));
+    report.notes.push(format!("MCTS quality figure: {}", out.strip_prefix(root).unwrap_or(&out).display()));
     Ok(())
 }
 
