@@ -78,10 +78,13 @@ use std::time::Instant;
 
 use search_core::{Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn, WIN_SCORE};
 
-use crate::connect4::{Column, Connect4};
+use crate::connect4::{Book, BookError, Column, Connect4};
 
+mod book;
 mod negamax;
 mod table;
+
+pub use book::{BookProgress, build_book};
 
 use negamax::{Geometry, Negamax};
 use table::Table;
@@ -364,6 +367,8 @@ pub struct Solver {
     width: usize,
     height: usize,
     search: Engine,
+    /// Exact scores looked up before any search.
+    book: Option<Book>,
 }
 
 /// The search with the table layout chosen for the board and size.
@@ -430,7 +435,7 @@ impl Solver {
         } else {
             Engine::Wide(Negamax::new(geo, Table::<u64>::slots_for(mib)?)?)
         };
-        Ok(Solver { width, height, search })
+        Ok(Solver { width, height, search, book: None })
     }
 
     /// The bytes the transposition table takes (at most the MiB it was
@@ -443,6 +448,34 @@ impl Solver {
     /// ```
     pub fn table_bytes(&self) -> usize {
         self.search.table_bytes()
+    }
+
+    /// Consults `book` from now on (or no book, for `None`): a position the
+    /// book has is answered from it, without search (0 nodes, 0 probes).
+    ///
+    /// Errors: [`BookError::Board`] for a book of another board size (the
+    /// solver keeps its previous book).
+    ///
+    /// ```
+    /// use games_small::connect4::Connect4;
+    /// use games_small::solver::{Solver, build_book};
+    /// let mut solver = Solver::with_table_mib(5, 4, 1)?;
+    /// solver.set_book(Some(build_book(5, 4, 2, 1, |_| {})?))?;
+    /// let solved = solver.solve(&Connect4::new(5, 4)?)?;
+    /// assert_eq!((solved.score, solved.nodes), (0, 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_book(&mut self, book: Option<Book>) -> Result<(), BookError> {
+        if let Some(b) = &book {
+            b.check_board(self.width, self.height)?;
+        }
+        self.book = book;
+        Ok(())
+    }
+
+    /// The book this solver consults, if any.
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_ref()
     }
 
     /// The board width this solver accepts.
@@ -501,6 +534,10 @@ impl Solver {
             return Err(GameError::GameOver);
         }
         let start = Instant::now();
+        if let Some(score) = self.book.as_ref().and_then(|b| b.probe(pos)) {
+            let score = if weak { score.signum() } else { score };
+            return Ok(Solved { score, nodes: 0, probes: 0, micros: start.elapsed().as_micros() as u64 });
+        }
         let view = SolverView::new(*pos);
         let (mut lo, mut hi) = match view.score_bounds() {
             (lo, hi) if lo == hi => (lo, hi),
