@@ -11,8 +11,9 @@
 //!   the same full tree; PIOM nodes ÷ IOM nodes; alpha-beta leaves ÷ the
 //!   Knuth–Moore minimum; the connect-4 solver's mean nodes ÷ Pons' published
 //!   figures (and its time per position against bitbully on Pons' six sets,
-//!   side by side: [`super::bench_solver`]); chess perft through the `Game` trait ÷ `shakmaty`'s own perft
-//!   (only `experiments` may depend on the GPL chess crate).
+//!   side by side: the `bench_solver` module); chess perft through the
+//!   `Game` trait ÷ `shakmaty`'s own perft (only `experiments` may depend on
+//!   the GPL chess crate).
 //!
 //! Timed comparisons run interleaved (A B A B …, at least five pairs; two with
 //! `--quick`); the tables give the median of each side and the median, minimum
