@@ -430,10 +430,12 @@ impl Solver {
         }
         let geo = Geometry::new(&empty);
         let folded = Table::<[u8; 5]>::slots_for(mib)?;
+        let no_memory =
+            |e: ParamError| ParamError::new("table_mib", format!("cannot allocate a table of {mib} MiB: {e}"));
         let search = if Table::<[u8; 5]>::is_exact(folded, geo.max_key()) {
-            Engine::Folded(Negamax::new(geo, folded)?)
+            Engine::Folded(Negamax::new(geo, folded).map_err(no_memory)?)
         } else {
-            Engine::Wide(Negamax::new(geo, Table::<u64>::slots_for(mib)?)?)
+            Engine::Wide(Negamax::new(geo, Table::<u64>::slots_for(mib)?).map_err(no_memory)?)
         };
         Ok(Solver { width, height, search, book: None })
     }
