@@ -147,12 +147,15 @@ pub(crate) struct Solve {
     /// order of the lines).
     #[arg(long)]
     keep_table: bool,
+    /// An opening book (`cargo xtask book connect4`): positions it has are answered from it, without search.
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
 }
 
 impl From<Solve> for experiments::tools::solve::Args {
     fn from(a: Solve) -> Self {
-        let Solve { game, file, width, height, weak, table_mib, keep_table } = a;
-        Self { game, file, width, height, weak, table_mib, keep_table }
+        let Solve { game, file, width, height, weak, table_mib, keep_table, book } = a;
+        Self { game, file, width, height, weak, table_mib, keep_table, book }
     }
 }
 
@@ -528,6 +531,10 @@ pub(crate) struct Fit {
     /// takes seconds to a minute on earlier positions); the others are skipped and counted [default: 12].
     #[arg(long, value_name = "N")]
     min_discs: Option<u32>,
+    /// Connect-4 exact values only: an opening book (`cargo xtask book connect4`); positions it has are
+    /// scored from it, without search.
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -535,8 +542,8 @@ pub(crate) struct Fit {
 
 impl From<Fit> for experiments::dial::fitting::Args {
     fn from(f: Fit) -> Self {
-        let Fit { game, file, models, values, player, slip, cap, min_discs, json } = f;
-        Self { game, file, models, values, player, slip, cap, min_discs, json }
+        let Fit { game, file, models, values, player, slip, cap, min_discs, book, json } = f;
+        Self { game, file, models, values, player, slip, cap, min_discs, book, json }
     }
 }
 
@@ -654,25 +661,44 @@ impl From<Tablebase> for experiments::tools::tablebase::Args {
 /// Arguments of `cargo xtask book`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Book {
-    /// The game: `chess` (a Polyglot book); other games are refused for now.
+    /// The game: `chess` (a Polyglot book made from games) or `connect4` (exact scores of every position up
+    /// to --plies discs, made by the solver).
     game: String,
-    /// The games, as a PGN file.
+    /// Chess: the games, as a PGN file.
     #[arg(long, value_name = "FILE")]
-    from_pgn: PathBuf,
-    /// Where the book is written.
-    #[arg(long, default_value = "book.bin")]
-    out: PathBuf,
-    /// Plies of each game that enter the book.
+    from_pgn: Option<PathBuf>,
+    /// Where the book is written [default: book.bin for chess, connect4-WxH-pN.c4book for connect4].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Chess: plies of each game that enter the book.
     #[arg(long, default_value_t = 16)]
     max_plies: usize,
-    /// Leave out moves played in fewer games than this.
+    /// Chess: leave out moves played in fewer games than this.
     #[arg(long, default_value_t = 1)]
     min_games: u32,
+    /// Connect-4: every position with at most this many discs [default: 4; 2 with --quick].
+    #[arg(long)]
+    plies: Option<u32>,
+    /// Connect-4: a small book that builds in seconds (the 6 × 4 board unless --width/--height are given,
+    /// plies 2), for CI.
+    #[arg(long)]
+    quick: bool,
+    /// Connect-4: columns of the board [default: 7; 6 with --quick].
+    #[arg(long)]
+    width: Option<usize>,
+    /// Connect-4: rows of the board [default: 6; 4 with --quick].
+    #[arg(long)]
+    height: Option<usize>,
+    /// Connect-4: the solver's transposition-table size in MiB, 1 to 1048576 [default: 1024; 16 with
+    /// --quick].
+    #[arg(long, value_parser = table_mib(MAX_TABLE_MIB))]
+    table_mib: Option<usize>,
 }
 
 impl From<Book> for experiments::tools::book::Args {
     fn from(a: Book) -> Self {
-        Self { game: a.game, from_pgn: a.from_pgn, out: a.out, max_plies: a.max_plies, min_games: a.min_games }
+        let Book { game, from_pgn, out, max_plies, min_games, plies, quick, width, height, table_mib } = a;
+        Self { game, from_pgn, out, max_plies, min_games, plies, quick, width, height, table_mib }
     }
 }
 

@@ -221,12 +221,6 @@ fn middle_easy() {
 }
 
 #[test]
-fn begin_easy_first_100() {
-    check_set("begin-easy", 100);
-}
-
-#[test]
-#[ignore = "slow: about 3 million nodes"]
 fn begin_easy() {
     check_set("begin-easy", usize::MAX);
 }
@@ -238,4 +232,32 @@ fn empty_standard_board_is_a_first_player_win() {
     let solved = solver.weak_solve(&Connect4::standard()).unwrap();
     eprintln!("{solved:?}");
     assert_eq!(solved.score, 1);
+}
+
+/// The engine, given the solver's view and evaluator, finds the solver's
+/// scores (a full-window search on the first middle-easy positions, or on
+/// hand-picked ones when the sets are absent).
+#[test]
+fn the_generic_engine_agrees_with_the_dedicated_search() {
+    use games_small::solver::SolverEval;
+    use search_core::backup::Minimax;
+    use search_core::search::{Limits, Options, Search, TtDepth, Window};
+    let mut lines: Vec<String> = ["4455", "44455554221", "32164625"].iter().map(|s| s.to_string()).collect();
+    if let Some(dir) = shared_dir() {
+        let text = std::fs::read_to_string(dir.join("middle-easy")).unwrap();
+        lines.extend(text.lines().take(30).map(|l| l.split(' ').next().unwrap().to_string()));
+    }
+    let options = Options::plain_alpha_beta().with_table_mib(4).with_tt_depth(TtDepth::Exact).with_game_ordering(true);
+    let mut engine = Search::new(Minimax, SolverEval, options).unwrap();
+    let mut solver = Solver::with_table_mib(7, 6, 4).unwrap();
+    for moves in lines {
+        let pos = Connect4::from_moves(7, 6, &moves).unwrap();
+        let (lo, hi) = SolverView::new(pos).score_bounds();
+        if lo == hi {
+            continue; // decided: the engine refuses a finished game
+        }
+        let found =
+            engine.run_with_window(&SolverView::new(pos), &Limits::full_tree(), Window::new(-50.0, 50.0)).unwrap();
+        assert_eq!(found.value, Some(f64::from(solver.solve(&pos).unwrap().score)), "{moves}");
+    }
 }

@@ -48,11 +48,12 @@
 //! values: their decisions are skipped and counted.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Instant;
 
 use games_chess::{ChessEval, ChessGame};
+use games_small::connect4::Book;
 use games_small::solver::Solver;
 use games_small::{Connect4, Connect4Eval, Gobang, GobangEval, TicTacToe, TicTacToeEval};
 use search_core::backup::Minimax;
@@ -89,6 +90,8 @@ pub struct Args {
     /// Connect-4 exact values: only decisions on boards with at least this
     /// many discs (default [`DEFAULT_MIN_DISCS`]).
     pub min_discs: Option<u32>,
+    /// Connect-4 exact values: an opening book the solver consults.
+    pub book: Option<PathBuf>,
     /// Print one JSON object.
     pub json: bool,
 }
@@ -403,9 +406,18 @@ fn tictactoe_exact(path: &str, records: &[Record<TicTacToe>]) -> Result<Tally, S
 
 /// Connect-4's exact values: the solver's scores, from the mover's side,
 /// for decisions on boards with at least `min_discs` discs.
-fn connect4_exact(path: &str, records: &[Record<Connect4>], min_discs: u32) -> Result<Tally, String> {
+fn connect4_exact(
+    path: &str,
+    records: &[Record<Connect4>],
+    min_discs: u32,
+    book: Option<&Path>,
+) -> Result<Tally, String> {
     let (w, h) = (7, 6);
     let mut solver = Solver::with_table_mib(w, h, SOLVER_TABLE_MIB).map_err(|e| e.to_string())?;
+    if let Some(file) = book {
+        let book = Book::load(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        solver.set_book(Some(book)).map_err(|e| format!("{}: {e}", file.display()))?;
+    }
     let cells = (w * h) as i32;
     let mut moves = Vec::new();
     collect(path, records, |g| {
@@ -698,7 +710,9 @@ pub fn run(args: Args) -> TaskResult {
         ("connect4", v) => {
             let records = parse_move_lines(&path, &text, &Connect4::standard(), true, sides, "")?;
             let t = match v {
-                Values::Exact => connect4_exact(&path, &records, args.min_discs.unwrap_or(DEFAULT_MIN_DISCS))?,
+                Values::Exact => {
+                    connect4_exact(&path, &records, args.min_discs.unwrap_or(DEFAULT_MIN_DISCS), args.book.as_deref())?
+                }
                 Values::Depth(d) => depth_tally(&path, &records, Connect4Eval::default(), d, 4)?,
             };
             (t, records.len())

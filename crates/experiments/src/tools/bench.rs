@@ -10,8 +10,10 @@
 //! - **Against the limits**, measured here: Rminimax time ÷ minimax time on
 //!   the same full tree; PIOM nodes ÷ IOM nodes; alpha-beta leaves ÷ the
 //!   Knuth–Moore minimum; the connect-4 solver's mean nodes ÷ Pons' published
-//!   figures; chess perft through the `Game` trait ÷ `shakmaty`'s own perft
-//!   (only `experiments` may depend on the GPL chess crate).
+//!   figures (and its time per position against bitbully on Pons' six sets,
+//!   side by side: the `bench_solver` module); chess perft through the
+//!   `Game` trait ÷ `shakmaty`'s own perft (only `experiments` may depend on
+//!   the GPL chess crate).
 //!
 //! Timed comparisons run interleaved (A B A B …, at least five pairs; two with
 //! `--quick`); the tables give the median of each side and the median, minimum
@@ -37,7 +39,6 @@ use std::time::{Duration, Instant, SystemTime};
 
 use games_chess::shakmaty;
 use games_chess::{ChessGame, Rules};
-use games_small::solver::{Solver, TestLine, parse_test_line};
 use games_small::{TicTacToe, TicTacToeEval};
 use search_core::backup::{Iom, Minimax, Rminimax};
 use search_core::search::{Limits, Options, Search};
@@ -70,13 +71,6 @@ pub struct Args {
 
 /// The sections `--only` accepts.
 pub const SECTIONS: [&str; 8] = ["side-by-side", "rminimax", "piom", "knuth-moore", "solver", "perft", "mcts", "smp"];
-
-/// Pons' mean nodes per position on his benchmark sets ("Solving Connect 4",
-/// part 12), by set name.
-const PONS_NODES: [(&str, f64); 3] = [("end-easy", 51.3), ("middle-easy", 450.0), ("begin-easy", 3298.0)];
-
-/// Where the shared connect-4 sets live, relative to the workspace root.
-const CONNECT4_SETS: &str = "../shared/connect4";
 
 /// A timed comparison: per-pair times of the two sides and what proves that
 /// they did the same work.
@@ -114,18 +108,18 @@ pub(crate) struct Quality {
 
 /// A non-time ratio (nodes, leaves).
 #[derive(Debug)]
-struct Counted {
-    name: String,
-    ours: f64,
-    reference: f64,
-    note: String,
-    goal: Option<f64>,
+pub(crate) struct Counted {
+    pub(crate) name: String,
+    pub(crate) ours: f64,
+    pub(crate) reference: f64,
+    pub(crate) note: String,
+    pub(crate) goal: Option<f64>,
 }
 
 #[derive(Debug, Default)]
 pub(crate) struct Report {
     pub(crate) timed: Vec<Timed>,
-    counted: Vec<Counted>,
+    pub(crate) counted: Vec<Counted>,
     pub(crate) scaling: Vec<Scaling>,
     pub(crate) quality: Vec<Quality>,
     pub(crate) notes: Vec<String>,
@@ -156,7 +150,7 @@ pub fn run(args: Args) -> TaskResult {
         knuth_moore(args.quick, &mut report);
     }
     if on("solver") {
-        solver_vs_pons(&root, args.quick, &mut report)?;
+        super::bench_solver::solver_vs_peers(&root, pairs, args.quick, &mut report)?;
     }
     if on("perft") {
         chess_perft(pairs, args.quick, &mut report);
@@ -422,49 +416,6 @@ fn knuth_moore(quick: bool, report: &mut Report) {
 }
 
 // ---------------------------------------------------------------------------
-// The connect-4 solver against Pons' figures.
-
-fn solver_vs_pons(root: &Path, quick: bool, report: &mut Report) -> TaskResult {
-    let dir = root.join(CONNECT4_SETS);
-    let limit = if quick { 20 } else { u64::MAX };
-    let mut solver = Solver::new(7, 6)?;
-    for (set, pons) in PONS_NODES {
-        let path = dir.join(set);
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            report.notes.push(format!("Solver on {set}: skipped, {} not found.", path.display()));
-            continue;
-        };
-        let (mut n, mut nodes, mut wrong, mut micros) = (0u64, 0u64, 0u64, 0u64);
-        for (index, line) in text.lines().enumerate() {
-            if n >= limit {
-                break;
-            }
-            let parsed = parse_test_line(line, 7, 6).map_err(|e| format!("{}:{}: {e}", path.display(), index + 1))?;
-            let Some(TestLine { position: pos, expected, .. }) = parsed else { continue };
-            // Each position from an empty table, as in Pons' benchmark.
-            solver.reset();
-            let solved = solver.solve(&pos)?;
-            n += 1;
-            nodes += solved.nodes;
-            micros += solved.micros;
-            wrong += u64::from(expected.is_some_and(|e| e != solved.score));
-        }
-        let mean = nodes as f64 / n.max(1) as f64;
-        report.counted.push(Counted {
-            name: format!("connect-4 solver, {set}: mean nodes ÷ Pons"),
-            ours: mean,
-            reference: pons,
-            note: format!(
-                "{n} positions, {wrong} wrong scores, mean {:.1} µs/position",
-                micros as f64 / n.max(1) as f64
-            ),
-            goal: Some(1.5),
-        });
-    }
-    Ok(())
-}
-
-// ---------------------------------------------------------------------------
 // Chess perft: the Game trait against shakmaty's own.
 
 fn chess_perft(pairs: usize, quick: bool, report: &mut Report) {
@@ -499,13 +450,14 @@ fn chess_perft(pairs: usize, quick: bool, report: &mut Report) {
 // ---------------------------------------------------------------------------
 // The report.
 
+
 fn render(report: &Report, command: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Benchmarks\n");
     let _ = writeln!(
         s,
         "Generated by `{command}` (see `crates/experiments/src/tools/bench.rs`); every ratio is measured side by side in one \
-         run. Do not edit by hand.\n"
+         run. Do not edit by hand above the hand-written marker near the end.\n"
     );
     let _ = writeln!(s, "- Machine: {}", machine());
     let _ = writeln!(s, "- Compiler: {}", rustc_version());
@@ -685,6 +637,7 @@ mod tests {
         assert_eq!(civil_from_days(19_723), (2024, 1, 1));
         assert_eq!(civil_from_days(19_782), (2024, 2, 29));
     }
+
 
     #[test]
     fn medians_and_ratios() {

@@ -1,8 +1,18 @@
-//! `cargo xtask book GAME --from-pgn FILE --out book.bin [--max-plies N]
-//! [--min-games N]`: an opening book made from games. Chess only for now
-//! (a Polyglot `.bin` book); other games are refused by name.
+//! `cargo xtask book GAME ...`: an opening book.
+//!
+//! - `book chess --from-pgn FILE [--out book.bin] [--max-plies N]
+//!   [--min-games N]`: a Polyglot `.bin` book made from games.
+//! - `book connect4 [--plies N] [--quick] [--width W --height H]
+//!   [--table-mib M] [--out FILE]`: the exact score of every connect-4
+//!   position with at most N discs, mirror images merged, made by the solver
+//!   ([`games_small::solver::build_book`]) in the format of
+//!   [`games_small::connect4::Book`] (docs/connect4-book.md). `--quick` makes
+//!   a small book (6 × 4, 2 plies) in seconds, for CI.
+//!
+//! Other games are refused by name.
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use games_chess::ChessGame;
 use games_chess::polyglot::{Book, BookBuilder};
@@ -14,26 +24,94 @@ use crate::TaskResult;
 pub struct Args {
     /// The game (`chess`).
     pub game: String,
-    /// The PGN file of games.
-    pub from_pgn: PathBuf,
-    /// Where the book is written.
-    pub out: PathBuf,
+    /// Chess: the PGN file of games.
+    pub from_pgn: Option<PathBuf>,
+    /// Where the book is written (default: per game).
+    pub out: Option<PathBuf>,
     /// Plies of each game that enter the book.
     pub max_plies: usize,
     /// Moves played in fewer games are left out.
     pub min_games: u32,
+    /// Connect-4: every position with at most this many discs (default 4;
+    /// 2 with `quick`).
+    pub plies: Option<u32>,
+    /// Connect-4: a small book for CI.
+    pub quick: bool,
+    /// Connect-4: board columns (default 7; 6 with `quick`).
+    pub width: Option<usize>,
+    /// Connect-4: board rows (default 6; 4 with `quick`).
+    pub height: Option<usize>,
+    /// Connect-4: the solver's table size in MiB (default 1024; 16 with
+    /// `quick`).
+    pub table_mib: Option<usize>,
 }
 
 /// Builds and writes the book; prints what went in.
 pub fn run(args: Args) -> TaskResult {
-    if args.game != "chess" {
-        return Err(format!("book: unknown game {:?}: only `chess` (Polyglot books) is supported", args.game).into());
+    match args.game.as_str() {
+        "chess" => chess(args),
+        "connect4" => connect4(args),
+        other => Err(format!("book: unknown game {other:?}: `chess` (Polyglot books) or `connect4`").into()),
     }
+}
+
+/// `book connect4`: solves and writes the book, with progress on standard
+/// error and a summary (entries, bytes, seconds, nodes) on standard output.
+fn connect4(args: Args) -> TaskResult {
+    if args.from_pgn.is_some() {
+        return Err("book connect4: --from-pgn is for chess (the connect-4 book is solved, not learned)".into());
+    }
+    let (width, height) = match (args.width, args.height, args.quick) {
+        (w, h, true) => (w.unwrap_or(6), h.unwrap_or(4)),
+        (w, h, false) => (w.unwrap_or(7), h.unwrap_or(6)),
+    };
+    let plies = args.plies.unwrap_or(if args.quick { 2 } else { 4 });
+    let table_mib = args.table_mib.unwrap_or(if args.quick { 16 } else { 1024 });
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from(format!("connect4-{width}x{height}-p{plies}.c4book")));
+    let start = Instant::now();
+    let mut last = Instant::now();
+    let book = games_small::solver::build_book(width, height, plies, table_mib, |p| {
+        if p.done == p.total || last.elapsed().as_secs() >= 10 {
+            last = Instant::now();
+            eprintln!(
+                "book: ply {}: {}/{} positions, {} nodes, {:.1} s",
+                p.ply,
+                p.done,
+                p.total,
+                p.nodes,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    })?;
+    let seconds = start.elapsed().as_secs_f64();
+    book.save(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    println!(
+        "{}: {width}×{height} book, positions up to {plies} plies: {} entries (mirror images merged), {} bytes, \
+         built in {seconds:.1} s with a {}-MiB solver table",
+        out.display(),
+        book.len(),
+        book.file_bytes(),
+        table_mib
+    );
+    Ok(())
+}
+
+/// `book chess`: a Polyglot book from the games of a PGN file.
+fn chess(args: Args) -> TaskResult {
     if args.min_games == 0 {
         return Err("--min-games must be at least 1".into());
     }
-    let path = args.from_pgn.display().to_string();
-    let text = std::fs::read_to_string(&args.from_pgn).map_err(|e| format!("{path}: {e}"))?;
+    if args.quick || args.plies.is_some() || args.width.is_some() || args.height.is_some() {
+        return Err(
+            "book chess: --quick, --plies, --width and --height are for connect4 (chess uses --max-plies)".into()
+        );
+    }
+    let Some(pgn) = &args.from_pgn else {
+        return Err("book chess: --from-pgn FILE is required".into());
+    };
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("book.bin"));
+    let path = pgn.display().to_string();
+    let text = std::fs::read_to_string(pgn).map_err(|e| format!("{path}: {e}"))?;
     let games = games_chess::pgn::parse(&text).map_err(|e| format!("{path}:{e}"))?;
     if games.is_empty() {
         return Err(format!("{path}: no games").into());
@@ -54,12 +132,12 @@ pub fn run(args: Args) -> TaskResult {
         builder.add_game(start.position(), &moves, score);
     }
     let book = Book::from_entries(builder.entries(args.min_games));
-    let mut w = std::io::BufWriter::new(std::fs::File::create(&args.out)?);
+    let mut w = std::io::BufWriter::new(std::fs::File::create(&out)?);
     book.write_to(&mut w)?;
     std::io::Write::flush(&mut w)?;
     println!(
         "{}: {} entries from {} games ({} without a result), first {} plies, moves played in at least {} games",
-        args.out.display(),
+        out.display(),
         book.len(),
         games.len(),
         unscored,

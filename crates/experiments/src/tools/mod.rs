@@ -4,6 +4,7 @@
 
 pub mod bench;
 mod bench_mcts;
+mod bench_solver;
 pub mod book;
 pub mod demo;
 pub mod nash;

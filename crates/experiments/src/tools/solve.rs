@@ -7,6 +7,8 @@
 //! against EXPECTED, mean time and mean nodes per position. Exits nonzero if a
 //! score differs from its expected value or a line is malformed.
 //!
+//! With `--book FILE`, positions the opening book has are answered from it.
+//!
 //! MOVES is the text before the first whitespace character of the line (the
 //! start is not trimmed): a line holding only a score, such as ` 0`, is the
 //! empty board (see [`games_small::solver::parse_test_line`]). Lines of
@@ -16,6 +18,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 
+use games_small::connect4::Book;
 /// The default transposition-table size of `cargo xtask solve`, in MiB.
 pub use games_small::solver::DEFAULT_TABLE_MIB;
 use games_small::solver::{Solved, Solver, TestLine, parse_test_line};
@@ -43,6 +46,8 @@ pub struct Args {
     /// each one, outside the timing, so node counts do not depend on the
     /// order of the lines).
     pub keep_table: bool,
+    /// An opening book file (`cargo xtask book connect4`).
+    pub book: Option<PathBuf>,
 }
 
 /// Totals over the input.
@@ -62,6 +67,11 @@ pub fn run(args: Args) -> TaskResult {
         return Err(format!("no solver for {:?}: expected connect4", args.game).into());
     }
     let mut solver = Solver::with_table_mib(args.width, args.height, args.table_mib)?;
+    if let Some(path) = &args.book {
+        let book = Book::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        eprintln!("book: {} entries, positions up to {} plies", book.len(), book.plies());
+        solver.set_book(Some(book)).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     let input: Box<dyn BufRead> = match &args.file {
         Some(path) => {
             Box::new(BufReader::new(File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?))
@@ -148,7 +158,16 @@ mod tests {
     use super::*;
 
     fn args(width: usize, height: usize) -> Args {
-        Args { game: "connect4".into(), file: None, width, height, weak: false, table_mib: 1, keep_table: false }
+        Args {
+            game: "connect4".into(),
+            file: None,
+            width,
+            height,
+            weak: false,
+            table_mib: 1,
+            keep_table: false,
+            book: None,
+        }
     }
 
     /// Solves `input` on a `width × height` board: the output text and the totals.

@@ -40,8 +40,10 @@
 //! ```
 
 mod board;
+pub(crate) mod book;
 mod eval;
 mod threats;
 
 pub use board::{Column, Connect4};
+pub use book::{BOOK_MAGIC, BOOK_VERSION, Book, BookError};
 pub use eval::{Connect4Eval, Connect4LinesEval};

@@ -1,9 +1,13 @@
-//! A strong connect-4 solver built on `search-core`'s engine.
+//! A strong connect-4 solver.
 //!
-//! The solver is not a separate alpha-beta: it is [`search_core::search::Search`]
-//! with the [`Minimax`] rule, run on a game view ([`SolverView`]) and an
-//! evaluator ([`SolverEval`]) that give the engine what it needs to prove
-//! connect-4 positions quickly. [`Solver`] drives it.
+//! [`Solver`] runs a dedicated null-window negamax on the bitboards (the
+//! `negamax` module) with a compact transposition table (the `table`
+//! module). The same knowledge is also offered to `search-core`'s generic
+//! engine as a game view ([`SolverView`]) and an evaluator ([`SolverEval`]):
+//! [`search_core::search::Search`] with the `Minimax` rule solves connect-4
+//! positions with them, to the same scores, about half as fast per node
+//! (the engine's generic node: a move list, float scores, hooks; see
+//! `docs/benchmarks.md`).
 //!
 //! # Scores
 //!
@@ -17,43 +21,41 @@
 //! # Techniques
 //!
 //! The ideas are those of Pascal Pons' connect-4 solver ("Solving Connect 4:
-//! how to build a perfect AI", 2019), implemented here through the library's
-//! hooks rather than in a dedicated search:
+//! how to build a perfect AI", 2019):
 //!
-//! - **Decided positions are leaves.** [`SolverView`]'s
-//!   [`generate`](Game::generate) ends the game as soon as its score is known
-//!   without search: the side to move can complete four at once (a win with
-//!   its next disc), every move lets the opponent complete four (a loss with
-//!   the opponent's next disc), or too few cells are left for anyone to win.
-//!   The exact score is the terminal outcome, as an [`Outcome::Payoff`] from
-//!   the first player's view: it depends on the discs on the board, which the
-//!   position knows, so no root-relative ply count is needed and table
-//!   entries stay valid whatever the root.
+//! - **Decided positions are leaves.** A position ends the search as soon
+//!   as its score is known without search: the side to move can complete
+//!   four at once (a win with its next disc), every move lets the opponent
+//!   complete four (a loss with the opponent's next disc), or too few cells
+//!   are left for anyone to win. The score depends on the discs on the
+//!   board only, so table entries stay valid whatever the root.
 //! - **Only non-losing moves.** A move that lets the opponent complete four
 //!   at once (or that does not block a four the opponent threatens) is never
-//!   generated. So at every node below the root the side to move cannot win
+//!   played. So at every node below the root the side to move cannot win
 //!   at once.
-//! - **Move order.** Centre columns first, then by the number of open threats
-//!   (cells that would complete four) the move creates
-//!   ([`order_hint`](Game::order_hint)).
+//! - **Move order.** By the number of open threats (cells that would
+//!   complete four) the move leaves its player, centre columns first among
+//!   equals.
 //! - **Score bounds from the discs left.** At a node the side to move cannot
 //!   win with its next disc and the opponent cannot win with the one after,
-//!   which bounds the score on both sides ([`Evaluator::node_bounds`]); the
-//!   engine narrows its window with them and stops when the window empties.
+//!   which bounds the score on both sides; the window narrows with them and
+//!   the search stops when it empties.
 //! - **Null-window probes.** [`Solver::solve`] never searches with a wide
-//!   window: it keeps an interval `[lo, hi]` known to hold the score and asks
-//!   the engine, with a null window, whether the score is above a pivot,
-//!   shrinking the interval each time (cheap probes far from the score first:
-//!   see [`Solver::solve`]). The transposition table (full 64-bit keys: the
-//!   perfect key of [`Connect4::key`] mixed, so there are no collisions)
-//!   keeps the bounds proved by one probe for the next.
+//!   window: it keeps an interval `[lo, hi]` known to hold the score and asks,
+//!   with a null window, whether the score is above a pivot, shrinking the
+//!   interval each time (cheap probes far from the score first: see
+//!   [`Solver::solve`]). The transposition table keeps the bounds proved by
+//!   one probe for the next; it is exact (the perfect key of
+//!   [`Connect4::key`], folded: no collisions) and compact (five bytes an
+//!   entry on 7 × 6).
 //!
 //! # Performance
 //!
 //! On Pons' benchmark sets (`cargo xtask solve connect4 FILE`, table emptied
-//! before each position) the solver visits 49, 422 and 3,277 nodes per
+//! before each position) the solver visits 48.9, 424 and 3,297 nodes per
 //! position on end-easy, middle-easy and begin-easy, against the 51.3, 450
-//! and 3,298 Pons reports for his solver.
+//! and 3,298 Pons reports for his solver; `docs/benchmarks.md` has the
+//! times, against bitbully's.
 //!
 //! ```
 //! use games_small::connect4::Connect4;
@@ -74,11 +76,18 @@
 use std::fmt;
 use std::time::Instant;
 
-use search_core::backup::Minimax;
-use search_core::search::{Limits, Options, Search, TtDepth, Window};
 use search_core::{Evaluator, Game, GameError, Outcome, ParamError, Perspective, Player, Status, Turn, WIN_SCORE};
 
-use crate::connect4::{Column, Connect4};
+use crate::connect4::{Book, BookError, Column, Connect4};
+
+mod book;
+mod negamax;
+mod table;
+
+pub use book::{BookProgress, build_book};
+
+use negamax::{Geometry, Negamax};
+use table::Table;
 
 /// The score of a side that wins with its next disc when `stones` discs are
 /// on a board of `cells` cells: `⌊(cells + 1 − stones)/2⌋`, the discs it still
@@ -321,18 +330,27 @@ pub struct Solved {
     pub micros: u64,
 }
 
-/// The transposition-table size of [`Solver::new`], in MiB.
-pub const DEFAULT_TABLE_MIB: usize = 64;
+/// The transposition-table size of [`Solver::new`], in MiB. Small on
+/// purpose: a table that stays in the processor's caches makes each node
+/// cheaper, which pays more than the fewer nodes of a larger table on Pons'
+/// sets (see `docs/benchmarks.md`); give the empty board a larger one.
+pub const DEFAULT_TABLE_MIB: usize = 8;
 
 /// A strong (exact score) and weak (win/draw/loss) connect-4 solver for one
 /// board size.
 ///
-/// It owns one [`Search`] (the [`Minimax`] rule on [`SolverView`] and
-/// [`SolverEval`], with a transposition table and no depth limit, iterative
-/// deepening or quiescence) and reuses its table across the null-window
-/// probes of a solve and across solves: every stored value is an exact bound
-/// on a position's score, valid whatever the root. [`reset`](Self::reset)
-/// empties the table.
+/// It owns a dedicated null-window negamax on the bitboards (the
+/// `negamax` module: non-losing moves only, moves ordered by the threats
+/// they create, score bounds from the discs left) and its transposition
+/// table, which it reuses across the null-window probes of a solve and
+/// across solves: every stored value is an exact bound on a position's
+/// score, valid whatever the root. [`reset`](Self::reset) empties the
+/// table.
+///
+/// The table takes at most the memory it is given: five bytes per entry
+/// when the key's low 32 bits and a prime slot count identify every
+/// position exactly (7 × 6 from 1 MiB on), otherwise eight (see the
+/// `table` module).
 ///
 /// ```
 /// use games_small::connect4::Connect4;
@@ -348,7 +366,48 @@ pub const DEFAULT_TABLE_MIB: usize = 64;
 pub struct Solver {
     width: usize,
     height: usize,
-    search: Search<SolverView, Minimax, SolverEval>,
+    search: Engine,
+    /// Exact scores looked up before any search.
+    book: Option<Book>,
+}
+
+/// The search with the table layout chosen for the board and size.
+#[derive(Debug)]
+enum Engine {
+    /// 5-byte slots (folded keys).
+    Folded(Negamax<[u8; 5]>),
+    /// 64-bit slots.
+    Wide(Negamax<u64>),
+}
+
+impl Engine {
+    fn probe(&mut self, pos: &Connect4, alpha: i32, beta: i32) -> i32 {
+        match self {
+            Engine::Folded(n) => n.probe(pos, alpha, beta),
+            Engine::Wide(n) => n.probe(pos, alpha, beta),
+        }
+    }
+
+    fn take_nodes(&mut self) -> u64 {
+        match self {
+            Engine::Folded(n) => n.take_nodes(),
+            Engine::Wide(n) => n.take_nodes(),
+        }
+    }
+
+    fn clear(&mut self) {
+        match self {
+            Engine::Folded(n) => n.clear(),
+            Engine::Wide(n) => n.clear(),
+        }
+    }
+
+    fn table_bytes(&self) -> usize {
+        match self {
+            Engine::Folded(n) => n.table_bytes(),
+            Engine::Wide(n) => n.table_bytes(),
+        }
+    }
 }
 
 impl Solver {
@@ -360,24 +419,65 @@ impl Solver {
         Self::with_table_mib(width, height, DEFAULT_TABLE_MIB)
     }
 
-    /// A solver with a `mib`-MiB transposition table (at least 1).
+    /// A solver with a transposition table of at most `mib` MiB (at least 1).
     ///
     /// Errors: a board size [`Connect4::new`] rejects; `mib` = 0; a table
     /// that is too large or cannot be allocated.
     pub fn with_table_mib(width: usize, height: usize, mib: usize) -> Result<Self, ParamError> {
-        Connect4::new(width, height)?;
+        let empty = Connect4::new(width, height)?;
         if mib == 0 {
             return Err(ParamError::new("table_mib", "the solver needs a table: must be >= 1"));
         }
-        let options = Options::plain_alpha_beta()
-            .with_table_mib(mib)
-            // Every node is searched to the end of the game, so the remaining
-            // depth of a position is fixed by the root (connect-4 positions
-            // have a fixed disc count): entries of the same root always match.
-            .with_tt_depth(TtDepth::Exact)
-            .with_game_ordering(true);
-        let search = Search::new(Minimax, SolverEval, options)?;
-        Ok(Solver { width, height, search })
+        let geo = Geometry::new(&empty);
+        let folded = Table::<[u8; 5]>::slots_for(mib)?;
+        let no_memory =
+            |e: ParamError| ParamError::new("table_mib", format!("cannot allocate a table of {mib} MiB: {e}"));
+        let search = if Table::<[u8; 5]>::is_exact(folded, geo.max_key()) {
+            Engine::Folded(Negamax::new(geo, folded).map_err(no_memory)?)
+        } else {
+            Engine::Wide(Negamax::new(geo, Table::<u64>::slots_for(mib)?).map_err(no_memory)?)
+        };
+        Ok(Solver { width, height, search, book: None })
+    }
+
+    /// The bytes the transposition table takes (at most the MiB it was
+    /// given).
+    ///
+    /// ```
+    /// use games_small::solver::Solver;
+    /// assert!(Solver::with_table_mib(7, 6, 3)?.table_bytes() <= 3 << 20);
+    /// # Ok::<(), search_core::ParamError>(())
+    /// ```
+    pub fn table_bytes(&self) -> usize {
+        self.search.table_bytes()
+    }
+
+    /// Consults `book` from now on (or no book, for `None`): a position the
+    /// book has is answered from it, without search (0 nodes, 0 probes).
+    ///
+    /// Errors: [`BookError::Board`] for a book of another board size (the
+    /// solver keeps its previous book).
+    ///
+    /// ```
+    /// use games_small::connect4::Connect4;
+    /// use games_small::solver::{Solver, build_book};
+    /// let mut solver = Solver::with_table_mib(5, 4, 1)?;
+    /// solver.set_book(Some(build_book(5, 4, 2, 1, |_| {})?))?;
+    /// let solved = solver.solve(&Connect4::new(5, 4)?)?;
+    /// assert_eq!((solved.score, solved.nodes), (0, 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_book(&mut self, book: Option<Book>) -> Result<(), BookError> {
+        if let Some(b) = &book {
+            b.check_board(self.width, self.height)?;
+        }
+        self.book = book;
+        Ok(())
+    }
+
+    /// The book this solver consults, if any.
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_ref()
     }
 
     /// The board width this solver accepts.
@@ -436,6 +536,10 @@ impl Solver {
             return Err(GameError::GameOver);
         }
         let start = Instant::now();
+        if let Some(score) = self.book.as_ref().and_then(|b| b.probe(pos)) {
+            let score = if weak { score.signum() } else { score };
+            return Ok(Solved { score, nodes: 0, probes: 0, micros: start.elapsed().as_micros() as u64 });
+        }
         let view = SolverView::new(*pos);
         let (mut lo, mut hi) = match view.score_bounds() {
             (lo, hi) if lo == hi => (lo, hi),
@@ -449,22 +553,17 @@ impl Solver {
                 (-win_score(cells, n + 1), win_score(cells, n))
             }
         };
-        let (mut nodes, mut probes) = (0, 0);
+        self.search.take_nodes();
+        let mut probes = 0;
         while lo < hi {
             if weak && (lo > 0 || hi < 0) {
                 break; // the sign is known
             }
             let pivot = probe_pivot(lo, hi);
-            let window = Window::new(pivot.into(), f64::from(pivot) + 1.0);
-            let found = self.search.run_with_window(&view, &Limits::full_tree(), window)?;
-            nodes += found.stats.nodes;
+            let v = self.search.probe(pos, pivot, pivot + 1);
             probes += 1;
-            // A full-tree search without limits always completes.
-            let value = found.value.expect("an unlimited probe completes");
-            debug_assert!(value.fract() == 0.0, "scores are integers");
-            // Fail-soft: a bound on the score, within [lo, hi] (bounds are
-            // valid); the clamps only guard the loop's progress.
-            let v = value as i32;
+            // A bound on the score, within [lo, hi] (bounds are valid); the
+            // clamps only guard the loop's progress.
             if v <= pivot {
                 hi = v.max(lo);
             } else {
@@ -480,6 +579,7 @@ impl Solver {
         } else {
             0
         };
+        let nodes = self.search.take_nodes();
         Ok(Solved { score, nodes, probes, micros: start.elapsed().as_micros() as u64 })
     }
 }
