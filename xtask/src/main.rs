@@ -58,6 +58,8 @@ enum Command {
     Nash(flags::Nash),
     /// Generate chess endgame tablebases by retrograde analysis (KQK, KRK, KPK, KBNK, KQKR, `all`, ...).
     Tablebase(flags::Tablebase),
+    /// The human-like chess opponent: `human train` (fit on data/human/) and `human eval [--json]` (test split).
+    Human(flags::Human),
     /// Make an opening book from games: `book chess --from-pgn FILE --out book.bin` (a Polyglot book).
     Book(flags::Book),
 }
@@ -103,6 +105,7 @@ fn main() -> ExitCode {
         Command::Nash(args) => tools::nash::run(args.into()),
         Command::Tablebase(args) => tools::tablebase::run(args.into()),
         Command::Book(args) => tools::book::run(args.into()),
+        Command::Human(args) => args.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -52,7 +52,7 @@ impl Split {
 
 /// The 64-bit FNV-1a hash (stable across platforms and releases, unlike
 /// the standard library's hasher).
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         h ^= u64::from(b);

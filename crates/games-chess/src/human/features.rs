@@ -9,7 +9,7 @@ use shakmaty::{Bitboard, Color, Move, Position as _, Role};
 use crate::{ChessEval, ChessGame};
 
 /// The names of the per-move features, in order (see [`move_features`]).
-pub const FEATURES: [&str; 17] = [
+pub const FEATURES: [&str; 25] = [
     "gap",
     "log_gap",
     "best",
@@ -27,10 +27,67 @@ pub const FEATURES: [&str; 17] = [
     "escape",
     "advance",
     "threat",
+    "recapture",
+    "same_piece",
+    "second_best",
+    "third_best",
+    "pawn_attacked",
+    "develop",
+    "backward",
+    "prior",
 ];
 
 /// How many features a move has.
 pub const K: usize = FEATURES.len();
+
+/// The index of the `prior` feature (the last).
+pub const PRIOR: usize = K - 1;
+
+/// How many move keys there are ([`move_key`]): from-square × to-square.
+pub const KEYS: usize = 64 * 64;
+
+/// A move's key for the prior: its from- and to-squares (the king's for
+/// castling) seen from the mover's side (Black's ranks flipped), so that
+/// `e2e4` and `e7e5` share a key.
+///
+/// ```
+/// use games_chess::ChessGame;
+/// use games_chess::human::move_key;
+/// use search_core::Game;
+/// let mut g = ChessGame::startpos();
+/// let e4 = g.parse_move("e2e4")?;
+/// let k = move_key(&g, e4);
+/// g.play(e4);
+/// assert_eq!(move_key(&g, g.parse_move("e7e5")?), k);
+/// # Ok::<(), search_core::GameError>(())
+/// ```
+pub fn move_key(state: &ChessGame, m: Move) -> usize {
+    let flip = if state.position().turn() == Color::White { 0 } else { 56 };
+    let from = m.from().map_or(0, |f| f as usize) ^ flip;
+    let to = crate::game::destination(m) as usize ^ flip;
+    from * 64 + to
+}
+
+/// The move prior learned from decisions (each: its moves' keys and the
+/// chosen move): for every key, `ln((played + 1)/(legal + 30))`, how often
+/// a move of that key was played when it was legal, smoothed towards one
+/// in thirty (a typical number of legal moves).
+///
+/// ```
+/// let prior = games_chess::human::move_prior([(vec![0usize, 1], 0usize)].iter().map(|(k, c)| (k.as_slice(), *c)));
+/// assert!(prior[0] > prior[1] && prior[1] > prior[2]);
+/// ```
+pub fn move_prior<'a>(decisions: impl Iterator<Item = (&'a [usize], usize)>) -> Vec<f64> {
+    let mut played = vec![0.0f64; KEYS];
+    let mut legal = vec![0.0f64; KEYS];
+    for (keys, chosen) in decisions {
+        for &k in keys {
+            legal[k] += 1.0;
+        }
+        played[keys[chosen]] += 1.0;
+    }
+    (0..KEYS).map(|k| ((played[k] + 1.0) / (legal[k] + 30.0)).ln() - (1.0f64 / 30.0).ln()).collect()
+}
 
 /// Values are soft-capped at this many centipawns (`c·tanh(v/c)`) before
 /// gaps are taken, so that mate scores and won positions do not dominate.
@@ -129,13 +186,27 @@ impl MoveValues {
 /// - `escape`: the piece was attacked where it stood;
 /// - `advance`: ranks gained towards the opponent;
 /// - `threat`: opponent pieces the moved piece attacks from its new square
-///   that are worth more than it or undefended.
-pub fn move_features(state: &ChessGame, moves: &[Move], values: &[f64]) -> Vec<f64> {
+///   that are worth more than it or undefended;
+/// - `recapture`: a capture on the square the opponent's last move went to;
+/// - `same_piece`: the piece the mover's own last move moved;
+/// - `second_best`, `third_best`: the move's rank by value (ties share
+///   the better rank);
+/// - `pawn_attacked`: an opponent pawn attacks the new square;
+/// - `develop`: a knight or bishop leaves its first rank;
+/// - `backward`: the piece moves towards its own side;
+/// - `prior`: the move's entry in `prior` (see [`move_prior`], indexed by
+///   [`move_key`]; 0 without one).
+pub fn move_features(state: &ChessGame, moves: &[Move], values: &[f64], prior: Option<&[f64]>) -> Vec<f64> {
     let pos = state.position();
     let us = pos.turn();
     let them = !us;
     let capped: Vec<f64> = values.iter().map(|v| VALUE_CAP * (v / VALUE_CAP).tanh()).collect();
     let best = capped.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut distinct = capped.clone();
+    distinct.sort_by(|a, b| b.total_cmp(a));
+    distinct.dedup();
+    let [their_last, our_last] = state.last_destinations();
+    let home = if us == Color::White { shakmaty::Rank::First } else { shakmaty::Rank::Eighth };
     let mut out = Vec::with_capacity(moves.len() * K);
     for (m, v) in moves.iter().zip(&capped) {
         let gap = ((best - v) / 100.0).clamp(0.0, GAP_CAP);
@@ -144,15 +215,10 @@ pub fn move_features(state: &ChessGame, moves: &[Move], values: &[f64]) -> Vec<f
         after.play_unchecked(*m);
         let board = after.board();
         let occ = board.occupied();
-        let to = m.to();
         // Castling moves the king (shakmaty's `to` is the rook's square).
-        let dest = match m {
-            Move::Castle { king, rook } => shakmaty::Square::from_coords(
-                if rook.file() > king.file() { shakmaty::File::G } else { shakmaty::File::C },
-                king.rank(),
-            ),
-            _ => to,
-        };
+        let dest = crate::game::destination(*m);
+        let rank = distinct.iter().position(|d| d == v).unwrap_or(0);
+        let pawn_attacked = !(board.attacks_to(dest, them, occ) & board.pawns() & board.by_color(them)).is_empty();
         let attackers = board.attacks_to(dest, them, occ);
         let defenders = board.attacks_to(dest, us, occ);
         let attacked = !attackers.is_empty() && role != Role::King;
@@ -211,6 +277,14 @@ pub fn move_features(state: &ChessGame, moves: &[Move], values: &[f64]) -> Vec<f
             b(escape),
             advance,
             threat,
+            b(m.is_capture() && their_last == Some(dest)),
+            b(m.from().is_some() && m.from() == our_last),
+            b(rank == 1),
+            b(rank == 2),
+            b(pawn_attacked && role != Role::King),
+            b(matches!(m.role(), Role::Knight | Role::Bishop) && m.from().is_some_and(|f| f.rank() == home)),
+            b(advance < 0.0),
+            prior.and_then(|p| p.get(move_key(state, *m))).copied().unwrap_or(0.0),
         ]);
     }
     out
@@ -224,7 +298,7 @@ mod tests {
         let g = ChessGame::from_fen(fen).unwrap();
         let mut v = MoveValues::new(1, 1).unwrap();
         let (moves, values) = v.values(&g).unwrap();
-        let f = move_features(&g, &moves, &values);
+        let f = move_features(&g, &moves, &values, None);
         let i = moves.iter().position(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string() == uci).unwrap();
         f[i * K..(i + 1) * K].to_vec()
     }

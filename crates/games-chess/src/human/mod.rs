@@ -49,8 +49,10 @@ use strength::spec::{AgentSpec, SpecError};
 
 use crate::ChessGame;
 
-pub use corpus::{BANDS, Corpus, CorpusGame, CsvError, Position, Skip, Skipped, Split, band_of};
-pub use features::{FEATURES, GAP_CAP, K, MoveValues, VALUE_CAP, move_features, piece_value};
+pub use corpus::{BANDS, Corpus, CorpusGame, CsvError, Position, Skip, Skipped, Split, band_of, fnv1a};
+pub use features::{
+    FEATURES, GAP_CAP, K, KEYS, MoveValues, PRIOR, VALUE_CAP, move_features, move_key, move_prior, piece_value,
+};
 pub use model::{Decisions, FitResult, Mask, RATING_CENTER, RATING_SCALE, fit, loglik, rating_z, softmax, utilities};
 
 /// The fitted model as the crate embeds it (a copy of
@@ -78,6 +80,9 @@ pub struct HumanModel {
     pub rating_center: f64,
     /// See `rating_center`.
     pub rating_scale: f64,
+    /// The move prior ([`move_prior`], [`KEYS`] entries; fitted on the
+    /// train split).
+    pub prior: Vec<f64>,
     /// The first ply of each game the model was fitted on.
     pub from_ply: usize,
     /// A fingerprint of the training data (FNV-1a of the corpus files).
@@ -107,6 +112,9 @@ impl HumanModel {
         }
         if m.weights.len() != 2 * K || m.weights.iter().any(|w| !w.is_finite()) {
             return Err(ModelError(format!("expected {} finite weights, got {}", 2 * K, m.weights.len())));
+        }
+        if m.prior.len() != KEYS || m.prior.iter().any(|w| !w.is_finite()) {
+            return Err(ModelError(format!("expected a prior of {KEYS} finite entries, got {}", m.prior.len())));
         }
         if m.depth == 0 || m.rating_center != RATING_CENTER || m.rating_scale != RATING_SCALE {
             return Err(ModelError("depth 0 or another rating scale".into()));
@@ -193,7 +201,7 @@ impl HumanAgent {
     /// The legal moves, their probabilities and their searched values.
     fn explained(&mut self, state: &ChessGame) -> Result<Explained, GameError> {
         let (moves, values) = self.values.values(state)?;
-        let rows = move_features(state, &moves, &values);
+        let rows = move_features(state, &moves, &values, Some(&self.model.prior));
         let p = self.model.probabilities(&rows, self.rating);
         Ok((moves, p, values))
     }
