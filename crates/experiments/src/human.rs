@@ -795,7 +795,7 @@ mod tests {
     fn the_committed_corpus_reads_with_counted_skips() {
         let (corpus, fp) = load_corpus().unwrap();
         assert_eq!(fp.len(), 16);
-        assert!(corpus.games.len() > 3000, "{}", corpus.games.len());
+        assert!(corpus.games.len() > 2800, "{}", corpus.games.len());
         // The CSV holds Chess960 games: counted, not dropped silently.
         assert!(corpus.skipped_for(Skip::Variant) > 0);
     }
