@@ -589,7 +589,7 @@ pub fn eval(args: EvalArgs) -> TaskResult {
         engines.push(("our alpha-beta".into(), None, Box::new(move |g| ab.choose(g, &mut abr).ok())));
         if let Some(d) = &dial {
             let (lo, hi) = d.range();
-            let e = x.clamp(lo, hi).round();
+            let e = x.clamp(lo.ceil(), hi.floor());
             let note = (e != x).then(|| format!("elo:{e}: the dial's range is {lo:.0} to {hi:.0}"));
             let mut agent = roster().build(&format!("elo:{e}"))?;
             let mut er = rng::seeded(args.seed ^ 0xe10);
