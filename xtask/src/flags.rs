@@ -732,3 +732,73 @@ impl From<ClusterTest> for crate::cluster::Args {
         Self { shards, seed, dir, timeout, keep_running, stop }
     }
 }
+
+/// Arguments of `cargo xtask human`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Human {
+    #[command(subcommand)]
+    command: HumanCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum HumanCommand {
+    /// Fit the human-like chess model on the train split of data/human/, choose among the candidates by
+    /// validation log-likelihood, and write calibration/human-chess.json (and the copy the engine embeds).
+    Train {
+        /// The search depths of the move values to try (repeat or separate by commas).
+        #[arg(long = "depth", value_delimiter = ',', default_values_t = [1u32, 2])]
+        depths: Vec<u32>,
+        /// The most train decisions used (evenly spaced over the split).
+        #[arg(long, default_value_t = 60_000)]
+        max_train: usize,
+        /// The most validation decisions used.
+        #[arg(long, default_value_t = 20_000)]
+        max_validation: usize,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Measure the committed model on the test split: move match per rating band against Stockfish (limited
+    /// and full), our alpha-beta engine and the dial's elo:X; log-likelihoods; loss distributions.
+    Eval {
+        /// Test positions per 200-point band.
+        #[arg(long, default_value_t = 300)]
+        positions: usize,
+        /// Milliseconds per move for Stockfish and our alpha-beta engine.
+        #[arg(long, default_value_t = 100)]
+        movetime_ms: u64,
+        /// Stockfish's path (default: `stockfish` on the PATH, else /usr/games/stockfish; none: left out).
+        #[arg(long)]
+        stockfish: Option<PathBuf>,
+        /// The seed of pick=sample's draws.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write the SVG plots (human-match.svg, human-mistakes.svg) into this directory.
+        #[arg(long, value_name = "DIR")]
+        plots: Option<PathBuf>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+impl Human {
+    pub(crate) fn run(self) -> experiments::TaskResult {
+        use experiments::human;
+        match self.command {
+            HumanCommand::Train { depths, max_train, max_validation, threads } => {
+                human::train(human::TrainArgs { depths, max_train, max_validation, threads })
+            }
+            HumanCommand::Eval { positions, movetime_ms, stockfish, seed, plots, json } => {
+                human::eval(human::EvalArgs {
+                    positions,
+                    movetime: std::time::Duration::from_millis(movetime_ms),
+                    stockfish,
+                    seed,
+                    json,
+                    plots,
+                })
+            }
+        }
+    }
+}

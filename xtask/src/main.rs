@@ -60,7 +60,9 @@ enum Command {
     Nash(flags::Nash),
     /// Generate chess endgame tablebases by retrograde analysis (KQK, KRK, KPK, KBNK, KQKR, `all`, ...).
     Tablebase(flags::Tablebase),
-    /// Make an opening book from games: `book chess --from-pgn FILE --out book.bin` (a Polyglot book).
+    /// The human-like chess opponent: `human train` (fit on data/human/) and `human eval [--json]` (test split).
+    Human(flags::Human),
+    /// Make an opening book: `book chess --from-pgn FILE --out book.bin` (a Polyglot book) or `book connect4 [--plies N]` (solved).
     Book(flags::Book),
     /// Prove the Slurm scripts (docs/cluster.md) on a one-node Slurm of this machine: install it if missing
     /// (root), submit `reproduce --quick` as a job array plus a dependent merge, compare with a local run.
@@ -109,6 +111,7 @@ fn main() -> ExitCode {
         Command::Tablebase(args) => tools::tablebase::run(args.into()),
         Command::Book(args) => tools::book::run(args.into()),
         Command::ClusterTest(args) => cluster::run_test(&args.into()).map_err(Into::into),
+        Command::Human(args) => args.run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -34,8 +34,12 @@ fn book_is_made_from_pgn_and_other_games_are_refused() {
     let out = xtask(&args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(std::fs::metadata(&book).unwrap().len(), 5 * 16);
+    // A connect-4 book is solved, not learned from games; gobang has none.
     let out = xtask(&["book", "connect4", "--from-pgn", pgn.to_str().unwrap()]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("only `chess`"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--from-pgn is for chess"));
+    let out = xtask(&["book", "gobang"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown game"));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -15,6 +15,7 @@
 //! depends on this crate (`cargo xtask layering` checks it).
 
 pub mod dial;
+pub mod human;
 pub mod paper;
 pub mod reproduce;
 pub mod tools;

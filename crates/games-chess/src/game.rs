@@ -4,7 +4,7 @@ use std::fmt;
 
 use search_core::{Game, GameError, Outcome, Player, Status, Turn};
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{Chess, Color, Move, MoveList, Position};
+use shakmaty::{Chess, Color, File, Move, MoveList, Position, Square};
 
 use crate::history::History;
 use crate::rules::Rules;
@@ -66,12 +66,33 @@ pub struct ChessGame {
     /// Plies since [`ChessGame::mark_search_root`], if it was called.
     since_root: Option<u16>,
     rules: Rules,
+    /// Where the last two moves went: `[0]` the opponent's last move (the
+    /// side not to move), `[1]` the mover's own move before it.
+    last_to: [Option<Square>; 2],
 }
 
 impl ChessGame {
     /// The standard initial position, with [`Rules::STANDARD`].
     pub fn startpos() -> Self {
         Self::from_position(Chess::new())
+    }
+
+    /// Where the last two moves played from this state's start went (the
+    /// king's square for castling): `[0]` the opponent's last move, `[1]`
+    /// the side to move's own move before it; `None` before the start (a
+    /// FEN has no moves) or for a null move.
+    ///
+    /// ```
+    /// use games_chess::ChessGame;
+    /// use search_core::Game;
+    /// let mut g = ChessGame::startpos();
+    /// g.play(g.parse_move("e2e4")?);
+    /// g.play(g.parse_move("d7d5")?);
+    /// assert_eq!(g.last_destinations(), [Some(shakmaty::Square::D5), Some(shakmaty::Square::E4)]);
+    /// # Ok::<(), search_core::GameError>(())
+    /// ```
+    pub fn last_destinations(&self) -> [Option<Square>; 2] {
+        self.last_to
     }
 
     /// The position of a FEN string, with [`Rules::STANDARD`] and an empty
@@ -102,7 +123,15 @@ impl ChessGame {
     pub fn from_position(pos: Chess) -> Self {
         let key = zobrist::full_key(&pos);
         let ep = zobrist::ep_part(&pos);
-        ChessGame { pos, key, ep, history: History::new(), since_root: None, rules: Rules::STANDARD }
+        ChessGame {
+            pos,
+            key,
+            ep,
+            history: History::new(),
+            since_root: None,
+            rules: Rules::STANDARD,
+            last_to: [None; 2],
+        }
     }
 
     /// The same state under other rules. Positions are recorded for the
@@ -187,6 +216,17 @@ impl ChessGame {
 }
 
 #[inline]
+/// Where a move takes the moving piece (the king's square for castling,
+/// which `shakmaty` writes as the king taking its rook).
+pub(crate) fn destination(mv: Move) -> Square {
+    match mv {
+        Move::Castle { king, rook } => {
+            Square::from_coords(if rook.file() > king.file() { File::G } else { File::C }, king.rank())
+        }
+        _ => mv.to(),
+    }
+}
+
 fn player_of(color: Color) -> Player {
     match color {
         Color::White => Player::First,
@@ -241,6 +281,7 @@ impl Game for ChessGame {
                 self.history.push(self.key);
             }
         }
+        self.last_to = [Some(destination(mv)), self.last_to[0]];
         (self.key, self.ep) = zobrist::play_keyed(&mut self.pos, self.key, self.ep, mv);
         if let Some(plies) = &mut self.since_root {
             *plies = plies.saturating_add(1);
@@ -304,6 +345,7 @@ impl Game for ChessGame {
         self.key ^= zobrist::ep_key(self.ep) ^ Zobrist64::zobrist_for_white_turn().0;
         self.ep = 0;
         self.history.clear();
+        self.last_to = [None, self.last_to[0]];
         if let Some(plies) = &mut self.since_root {
             *plies = plies.saturating_add(1);
         }

@@ -22,6 +22,7 @@ mod eval;
 pub mod external;
 mod game;
 mod history;
+pub mod human;
 mod notation;
 mod ordering;
 pub mod pgn;

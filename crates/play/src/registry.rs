@@ -126,6 +126,12 @@ fn info(
         spec: format!("rminimax:depth={rminimax_depth},theta=0.5"),
         label: format!("Rminimax θ = 0.5, depth {rminimax_depth}"),
     });
+    // Human-like players, where the game has them (chess).
+    if kinds.iter().any(|k| k.0.starts_with("human:")) {
+        for x in [1000, 1500, 2000] {
+            presets.push(Preset { spec: format!("human:{x}"), label: format!("plays like a Lichess {x}") });
+        }
+    }
     presets.push(Preset { spec: "random".into(), label: "random legal moves".into() });
     // The default: the dial's middle level, else the shallowest alpha-beta.
     let levels = presets.iter().filter(|p| p.spec.starts_with("elo:")).count();

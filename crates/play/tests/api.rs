@@ -424,3 +424,22 @@ async fn sessions_are_separate_and_seeded() {
     assert_eq!(lines[0], lines[1]);
     assert_eq!(lines[1], lines[2]);
 }
+
+#[tokio::test]
+async fn chess_against_a_human_like_player() {
+    let r = app();
+    let v =
+        create(&r, json!({"game": "chess", "opponent": "human:1500,pick=mode", "human": "second", "seed": 3})).await;
+    assert_eq!(v["moves"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(v["spec"], "human:1500,pick=mode");
+    assert!(v["reply"]["move"].is_string(), "{v}");
+    let (status, v) = call(
+        &r,
+        Method::POST,
+        "/api/games",
+        Some(&json!({"game": "chess", "opponent": "human:1500,pick=best"}).to_string()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(error_of(&v).contains("pick"), "{v}");
+}

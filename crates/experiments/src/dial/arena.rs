@@ -231,7 +231,9 @@ pub fn gobang_roster() -> Result<RosterMaker<Gobang>, String> {
 
 /// The roster of chess (16 MiB tables), with external engines (`uci:PATH`).
 pub fn chess_roster() -> Result<RosterMaker<ChessGame>, String> {
-    roster_maker("chess", ChessEval, 16, |r: Roster<ChessGame>| r.with(super::uci::UciAgents))
+    roster_maker("chess", ChessEval, 16, |r: Roster<ChessGame>| {
+        r.with(super::uci::UciAgents).with(games_chess::human::HumanAgents)
+    })
 }
 
 #[allow(clippy::too_many_arguments)]

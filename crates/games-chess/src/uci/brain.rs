@@ -114,6 +114,8 @@ pub struct Brain {
     /// The generator book moves are drawn with: seeded from `Seed`
     /// ([`BOOK_STREAM`]), re-seeded by `ucinewgame`.
     book_rng: rng::Rng,
+    /// The human-like player of `HumanElo`, built the first time it plays.
+    human: Option<crate::human::HumanAgent>,
 }
 
 /// The stream of the `Seed` that book moves are drawn from.
@@ -205,6 +207,7 @@ impl Brain {
             book: None,
             own_book: false,
             book_rng: rng::seeded(rng::derive_seed(settings.seed, BOOK_STREAM)),
+            human: None,
         })
     }
 
@@ -381,6 +384,29 @@ impl Brain {
         self.book_rng = rng::seeded(rng::derive_seed(seed, BOOK_STREAM));
     }
 
+    /// Sets `HumanElo` (0: off) and `HumanPick` (no search is touched).
+    pub fn set_human(&mut self, elo: u32, pick: crate::human::Pick) {
+        if (elo, pick) != (self.settings.human_elo, self.settings.human_pick) {
+            self.human = None;
+        }
+        self.settings.human_elo = elo;
+        self.settings.human_pick = pick;
+    }
+
+    /// Plays the human model's move at `root` (`HumanElo`), or says why not.
+    fn human_move(&mut self, root: &ChessGame) -> Result<(Move, u32), String> {
+        use search_core::Agent as _;
+        if self.human.is_none() {
+            let model = crate::human::HumanModel::embedded().map_err(|e| e.to_string())?;
+            let elo = f64::from(self.settings.human_elo);
+            self.human =
+                Some(crate::human::HumanAgent::new(model, elo, self.settings.human_pick).map_err(|e| e.to_string())?);
+        }
+        let depth = crate::human::HumanModel::embedded().map_or(0, |m| m.depth);
+        let agent = self.human.as_mut().ok_or("no human model")?;
+        agent.choose(root, &mut self.rng).map(|mv| (mv, depth)).map_err(|e| e.to_string())
+    }
+
     /// Turns `UCI_LimitStrength` on or off (no search is touched).
     pub fn set_limit_strength(&mut self, on: bool) {
         self.settings.limit_strength = on;
@@ -434,6 +460,29 @@ impl Brain {
             wait(wait_for_stop, stop);
             let last = Iteration::unsearched(None, start.elapsed(), vec![mv]);
             return Decision { best: Some(mv), ponder: None, last, notes };
+        }
+        if self.settings.human_elo > 0 {
+            match self.human_move(&root) {
+                Ok((mv, depth)) => {
+                    notes.push(format!(
+                        "human: playing like a Lichess player rated {} (pick={})",
+                        self.settings.human_elo,
+                        self.settings.human_pick.name()
+                    ));
+                    wait(wait_for_stop, stop);
+                    let last = Iteration {
+                        depth,
+                        score: None,
+                        rule_value: None,
+                        nodes: 0,
+                        tbhits: 0,
+                        time: start.elapsed(),
+                        pv: vec![mv],
+                    };
+                    return Decision { best: Some(mv), ponder: None, last, notes };
+                }
+                Err(e) => notes.push(format!("human: {e}; playing at full strength")),
+            }
         }
         if self.settings.limit_strength {
             match setting_at(self.settings.elo).and_then(|(spec, setting)| {

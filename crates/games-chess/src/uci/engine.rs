@@ -221,6 +221,14 @@ impl<W: Write + Send + 'static> Engine<W> {
                 brain.set_elo(elo);
                 Ok(())
             }
+            OptionChange::HumanElo(elo) => {
+                brain.set_human(elo, brain.settings().human_pick);
+                Ok(())
+            }
+            OptionChange::HumanPick(pick) => {
+                brain.set_human(brain.settings().human_elo, pick);
+                Ok(())
+            }
             OptionChange::TablebasePath(dir) if dir.is_empty() => {
                 brain.set_tablebases(None);
                 notes.push("tablebases off".to_string());

@@ -34,6 +34,12 @@ pub(super) fn declarations() -> Vec<String> {
         "option name OwnBook type check default false".to_string(),
         "option name BookFile type string default <empty>".to_string(),
     ];
+    lines.push(format!(
+        "option name HumanElo type spin default {} min 0 max {}",
+        d.human_elo,
+        crate::human::RATING_RANGE.1
+    ));
+    lines.push(format!("option name HumanPick type combo default {} var sample var mode", d.human_pick.name()));
     if let Some(r) = elo_range() {
         lines.push("option name UCI_LimitStrength type check default false".to_string());
         lines.push(format!("option name UCI_Elo type spin default {} min {} max {}", d.elo, r.min, r.max));
@@ -73,6 +79,10 @@ pub(super) enum OptionChange {
     OwnBook(bool),
     /// `BookFile`: the Polyglot book to play from (empty: none).
     BookFile(String),
+    /// `HumanElo`: play like a Lichess player of this rating (0: off).
+    HumanElo(u32),
+    /// `HumanPick`: sample the human model's move or play its mode.
+    HumanPick(crate::human::Pick),
 }
 
 /// A string option's value: `<empty>` (or nothing) is the empty string.
@@ -154,6 +164,22 @@ pub(super) fn parse_option(
                 v.parse().map_err(|_| bad(format!("expected a number, got {:?}", GameError::shorten(v))))?;
             let theta = search_core::backup::rminimax::check_theta(theta).map_err(|e| bad(e.reason))?;
             (theta != current.theta).then_some(OptionChange::Theta(theta))
+        }
+        "humanelo" => {
+            let (lo, hi) = crate::human::RATING_RANGE;
+            let v = need()?;
+            let elo = parse_spin(v, 0, hi as u64).map_err(bad)? as u32;
+            if elo != 0 && f64::from(elo) < lo {
+                return Err(bad(format!("expected 0 (off) or a rating from {lo} to {hi}, got {elo}")));
+            }
+            if elo != 0 {
+                crate::human::HumanModel::embedded().map_err(|e| bad(e.to_string()))?;
+            }
+            (elo != current.human_elo).then_some(OptionChange::HumanElo(elo))
+        }
+        "humanpick" => {
+            let pick: crate::human::Pick = need()?.parse().map_err(bad)?;
+            (pick != current.human_pick).then_some(OptionChange::HumanPick(pick))
         }
         "clear hash" => Some(OptionChange::ClearHash),
         "tablebasepath" => Some(OptionChange::TablebasePath(path_value(value))),

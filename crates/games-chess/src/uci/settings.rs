@@ -129,6 +129,11 @@ pub struct Settings {
     /// Threads of the alpha-beta search (`Threads`): Lazy SMP sharing one
     /// table when more than one; the other rules search on one thread.
     pub threads: usize,
+    /// Play like a Lichess player of this rating (`HumanElo`; 0: off).
+    /// Takes precedence over `UCI_LimitStrength` and the backup rule.
+    pub human_elo: u32,
+    /// How the human model picks its move (`HumanPick`).
+    pub human_pick: crate::human::Pick,
 }
 
 impl Default for Settings {
@@ -141,6 +146,8 @@ impl Default for Settings {
             limit_strength: false,
             elo: super::limit::default_elo(),
             threads: 1,
+            human_elo: 0,
+            human_pick: crate::human::Pick::Sample,
         }
     }
 }

@@ -880,3 +880,33 @@ fn build(moves: &[&str]) -> ChessGame {
     let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
     super::build_position(&super::PositionBase::Startpos, &moves).unwrap()
 }
+
+#[test]
+fn human_options_are_declared_checked_and_played() {
+    let (mut e, out) = engine();
+    let r = send(&mut e, &out, &["uci"]);
+    assert!(r.iter().any(|l| l.starts_with("option name HumanElo type spin default 0 min 0 max ")), "{r:?}");
+    assert!(r.iter().any(|l| l == "option name HumanPick type combo default sample var sample var mode"), "{r:?}");
+    for bad in [
+        "setoption name HumanElo value 100",
+        "setoption name HumanElo value 99999",
+        "setoption name HumanElo value -5",
+        "setoption name HumanElo value x",
+        "setoption name HumanPick value best",
+        "setoption name HumanPick",
+    ] {
+        let r = send(&mut e, &out, &[bad]);
+        assert!(r.len() == 1 && r[0].starts_with("info string error: option"), "{bad}: {r:?}");
+    }
+    assert_eq!(*e.settings(), Settings::default());
+    let r = send(&mut e, &out, &["setoption name HumanElo value 1200", "setoption name HumanPick value MODE"]);
+    assert!(r.is_empty(), "{r:?}");
+    assert_eq!((e.settings().human_elo, e.settings().human_pick), (1200, crate::human::Pick::Mode));
+    let r = send(&mut e, &out, &["position startpos moves e2e4 e7e5", "go movetime 50"]);
+    assert!(legal_uci(e.position(), bestmove(&r)), "{r:?}");
+    assert!(r.iter().any(|l| l.contains("human: playing like a Lichess player rated 1200 (pick=mode)")), "{r:?}");
+    // 0 turns it off again.
+    let r = send(&mut e, &out, &["setoption name HumanElo value 0"]);
+    assert!(r.is_empty(), "{r:?}");
+    assert_eq!(e.settings().human_elo, 0);
+}
