@@ -450,7 +450,6 @@ fn chess_perft(pairs: usize, quick: bool, report: &mut Report) {
 // ---------------------------------------------------------------------------
 // The report.
 
-
 fn render(report: &Report, command: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Benchmarks\n");
@@ -637,7 +636,6 @@ mod tests {
         assert_eq!(civil_from_days(19_723), (2024, 1, 1));
         assert_eq!(civil_from_days(19_782), (2024, 2, 29));
     }
-
 
     #[test]
     fn medians_and_ratios() {
