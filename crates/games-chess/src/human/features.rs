@@ -74,8 +74,10 @@ pub fn move_key(state: &ChessGame, m: Move) -> usize {
 /// in thirty (a typical number of legal moves).
 ///
 /// ```
+/// // One decision: keys 0 and 1 legal, key 0 played; key 2 never seen.
 /// let prior = games_chess::human::move_prior([(vec![0usize, 1], 0usize)].iter().map(|(k, c)| (k.as_slice(), *c)));
-/// assert!(prior[0] > prior[1] && prior[1] > prior[2]);
+/// // Played when legal > never seen (0, the smoothing's centre) > legal but passed over.
+/// assert!(prior[0] > prior[2] && prior[2] == 0.0 && prior[2] > prior[1]);
 /// ```
 pub fn move_prior<'a>(decisions: impl Iterator<Item = (&'a [usize], usize)>) -> Vec<f64> {
     let mut played = vec![0.0f64; KEYS];
