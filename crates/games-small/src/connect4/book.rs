@@ -143,7 +143,9 @@ impl From<io::Error> for BookError {
     }
 }
 
-/// An opening book: see the [module documentation](self).
+/// An opening book: exact scores of positions up to some number of plies,
+/// in the checked binary format of `docs/connect4-book.md` (in the
+/// repository).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Book {
     width: usize,
@@ -278,7 +280,7 @@ impl Book {
         None
     }
 
-    /// Writes the book in the [file format](self).
+    /// Writes the book in its file format (`docs/connect4-book.md`).
     ///
     /// Errors: the writer's.
     pub fn write_to(&self, mut w: impl Write) -> io::Result<()> {
@@ -311,7 +313,7 @@ impl Book {
     /// Reads a book written by [`write_to`](Self::write_to).
     ///
     /// Errors: a [`BookError`] for a read error or anything that does not
-    /// match the [file format](self).
+    /// match the file format (`docs/connect4-book.md`).
     pub fn read_from(mut r: impl Read) -> Result<Self, BookError> {
         let mut bytes = Vec::new();
         r.read_to_end(&mut bytes)?;
