@@ -136,12 +136,7 @@ impl GobangEval {
             let x: [Bits256; 6] = std::array::from_fn(|k| other.shr(k as u32 * s));
             // 5-point windows: bit-sliced sum of five own planes.
             let free5 = !(x[0] | x[1] | x[2] | x[3] | x[4]);
-            let s0 = o[0] ^ o[1] ^ o[2];
-            let c0 = (o[0] & o[1]) | (o[2] & (o[0] ^ o[1]));
-            let ones = s0 ^ o[3] ^ o[4];
-            let c1 = (s0 & o[3]) | (o[4] & (s0 ^ o[3]));
-            let twos = c0 ^ c1;
-            let fours = c0 & c1;
+            let (ones, twos, fours) = five_sums(&o);
             let open5 = v5 & free5;
             c.five += (v5 & ones & fours).count();
             c.four += (open5 & !ones & !twos & fours).count();
@@ -174,4 +169,17 @@ impl Evaluator<Gobang> for GobangEval {
     fn bounds(&self) -> Option<(f64, f64)> {
         Some((-search_core::WIN_SCORE, search_core::WIN_SCORE))
     }
+}
+
+/// The number of own stones in each 5-point window, bit-sliced: for the
+/// planes `o[0..5]` (the stones shifted by 0–4 steps along a direction),
+/// returns the count's bits `(ones, twos, fours)`, so that a window with
+/// `n` own stones has bit `k` of `n` set in the `2^k` plane.
+#[inline]
+pub(super) fn five_sums(o: &[Bits256; 6]) -> (Bits256, Bits256, Bits256) {
+    let s0 = o[0] ^ o[1] ^ o[2];
+    let c0 = (o[0] & o[1]) | (o[2] & (o[0] ^ o[1]));
+    let ones = s0 ^ o[3] ^ o[4];
+    let c1 = (s0 & o[3]) | (o[4] & (s0 ^ o[3]));
+    (ones, c0 ^ c1, c0 & c1)
 }

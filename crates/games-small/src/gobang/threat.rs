@@ -5,7 +5,7 @@ use search_core::{Evaluator, Perspective, Player};
 use crate::bits::Bits256;
 
 use super::board::{DIRS, Gobang, TABLES};
-use super::eval::{GobangEval, PatternCounts, PatternWeights};
+use super::eval::{GobangEval, PatternCounts, PatternWeights, five_sums};
 
 /// What one side threatens, for [`GobangThreatEval`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -102,12 +102,7 @@ impl GobangThreatEval {
             let o: [Bits256; 6] = std::array::from_fn(|k| own.shr(k as u32 * s));
             let x: [Bits256; 6] = std::array::from_fn(|k| other.shr(k as u32 * s));
             let free5 = v5 & !(x[0] | x[1] | x[2] | x[3] | x[4]);
-            let s0 = o[0] ^ o[1] ^ o[2];
-            let c0 = (o[0] & o[1]) | (o[2] & (o[0] ^ o[1]));
-            let ones = s0 ^ o[3] ^ o[4];
-            let c1 = (s0 & o[3]) | (o[4] & (s0 ^ o[3]));
-            let twos = c0 ^ c1;
-            let fours = c0 & c1;
+            let (ones, twos, fours) = five_sums(&o);
             // Exactly four own stones and an empty point: its empty point wins.
             let w4 = free5 & fours & !ones & !twos;
             // Exactly three own and two empty: either empty point makes a four.
