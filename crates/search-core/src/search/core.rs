@@ -8,11 +8,14 @@ use std::mem::take;
 use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Instant;
 
+use smallvec::SmallVec;
+
 use crate::backup::{Affine, Backup, BackupValue, ChildInfo, Leaf, NodeInfo, Pruning};
 use crate::error::{GameError, ParamError};
 use crate::eval::{Evaluator, MAX_PLY};
 use crate::game::{Game, Outcome, Player, Status, Turn};
 use crate::rng;
+use crate::search::busy;
 use crate::search::ordering::TT_MOVE_KEY;
 use crate::search::tt::TtMove;
 use crate::search::{
@@ -775,7 +778,22 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             _ => None,
         };
         let mut skipped = false;
-        for (index, &mv) in moves.iter().enumerate() {
+        // Lazy SMP: a later move whose child another thread is searching
+        // waits until the node's other moves are done (`busy`).
+        let busy = if self.prunes && depth >= busy::MIN_DEPTH { self.s.busy.clone() } else { None };
+        let mut deferred: SmallVec<[u32; 8]> = SmallVec::new();
+        let (mut next, mut next_deferred) = (0, 0);
+        loop {
+            let (index, first_pass) = if next < moves.len() {
+                next += 1;
+                (next - 1, true)
+            } else if let Some(&i) = deferred.get(next_deferred) {
+                next_deferred += 1;
+                (i as usize, false)
+            } else {
+                break;
+            };
+            let mv = moves[index];
             let mut child = state.clone();
             child.play(mv);
             let flip = Self::perspective(child.turn()) != node.perspective;
@@ -795,6 +813,17 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
                 }
                 continue;
             }
+            let mark = match &busy {
+                Some(b) => match child.hash_key() {
+                    Some(k) if first_pass && index > 0 && b.is_busy(k) => {
+                        deferred.push(index as u32);
+                        continue;
+                    }
+                    Some(k) => b.enter(k).then_some(k),
+                    None => None,
+                },
+                None => None,
+            };
             let (value, searched) = if self.prunes {
                 let full = Window::new(alpha, window.beta);
                 let mut result = None;
@@ -832,6 +861,9 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             } else {
                 (self.search_child(mv, &child, child_depth, ply + 1, Window::FULL)?, Window::FULL)
             };
+            if let (Some(b), Some(k)) = (&busy, mark) {
+                b.leave(k);
+            }
             self.s.rule.add(node, &mut acc, &info, value);
             let score = self.s.rule.child_score(node, &info, &value);
             let cand = if self.prunes { affine.apply(info.to_parent(value.scalar())) } else { score };

@@ -25,6 +25,7 @@
 //! ```
 
 mod agent;
+mod busy;
 mod core;
 mod dyn_search;
 mod limits;
@@ -70,6 +71,9 @@ pub struct Search<G: Game, R: Backup, E: Evaluator<G>> {
     scratch: Vec<core::PlyBuffers<G::Move>>,
     /// The Lazy SMP driver, set by [`Search::parallel`].
     smp: Option<smp::Driver<G, R, E>>,
+    /// The positions the threads of a parallel run are searching (set
+    /// only while one runs).
+    busy: Option<Arc<busy::Busy>>,
     /// The table consulted before expanding a node, if any.
     oracle: Option<Arc<dyn Oracle<G>>>,
     /// The generator book moves are drawn with (seeded from
@@ -124,6 +128,7 @@ impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
             ordering: Ordering::new(),
             scratch: Vec::new(),
             smp: None,
+            busy: None,
             oracle: None,
             book_rng,
         })

@@ -2,15 +2,18 @@
 //! transposition table; the main thread's result is returned.
 //!
 //! The helpers are independent copies of the search (rule, evaluator,
-//! options, their own move-ordering history) whose only link to the main
-//! thread is the shared table ([`SharedTable`](super::shared_tt)). Helpers
-//! run single-depth searches: odd helpers one ply deeper than the iteration
-//! the main thread is on, even helpers at the same depth, so that each
-//! thread finds entries the others have just stored (with the default
-//! [`TtDepth::Exact`](crate::search::TtDepth::Exact), entries give values
-//! only at the same remaining depth, so helpers a ply ahead fill exactly the
-//! entries the main thread's next iteration probes). When the main thread's
-//! search ends, the helpers are stopped and joined.
+//! options, their own move-ordering history) whose links to the main thread
+//! are the shared table ([`SharedTable`](super::shared_tt)) and the marks of
+//! the positions each thread is searching ([`Busy`]). Helpers run
+//! single-depth searches of the iteration the main thread is on. A thread
+//! that reaches a later move whose child another thread is searching puts
+//! it off until the node's other moves are done (ABDADA's deferral), so the
+//! threads split the iteration's subtrees between them and each finds the
+//! others' values in the table, instead of searching the same subtrees in
+//! step. (The first design sent one helper a ply ahead of the main thread
+//! without deferral; on two cores it reached a given depth only 1.1–1.2×
+//! sooner, against 1.7–1.8× with deferral: `docs/parallel.md`.) When the
+//! main thread's search ends, the helpers are stopped and joined.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering as AtomicOrdering};
@@ -19,6 +22,7 @@ use crate::backup::Backup;
 use crate::error::{GameError, ParamError};
 use crate::eval::{Evaluator, MAX_PLY};
 use crate::game::Game;
+use crate::search::busy::Busy;
 use crate::search::core::Core;
 use crate::search::ordering::Ordering;
 use crate::search::tt::Table;
@@ -97,6 +101,7 @@ where
     E: Evaluator<G> + Clone + Send,
 {
     let Some(Table::Shared { table, age }) = &s.tt else { return main(s) };
+    let busy = Arc::new(Busy::new());
     let helper_options = s.options.clone().with_threads(1).with_iterative_deepening(false);
     let helpers: Vec<Search<G, R, E>> = (1..s.options.threads)
         .map(|_| Search {
@@ -107,6 +112,7 @@ where
             ordering: Ordering::new(),
             scratch: Vec::new(),
             smp: None,
+            busy: Some(Arc::clone(&busy)),
             // Helpers probe the same table; they never play book moves
             // (only the main thread's root does).
             oracle: s.oracle.clone(),
@@ -114,30 +120,26 @@ where
         })
         .collect();
     let max_depth = limits.clamped_depth().unwrap_or(MAX_PLY);
-    std::thread::scope(|scope| {
-        for (i, mut h) in helpers.into_iter().enumerate() {
-            scope.spawn(move || helper(&mut h, root, i + 1, max_depth, progress));
+    s.busy = Some(Arc::clone(&busy));
+    let result = std::thread::scope(|scope| {
+        for mut h in helpers {
+            scope.spawn(move || helper(&mut h, root, max_depth, progress));
         }
         let result = main(s);
         progress.stop.store(true, AtomicOrdering::Relaxed);
         result
-    })
+    });
+    s.busy = None;
+    result
 }
 
-/// Helper `index`'s loop: single-depth searches, each at least one deeper
-/// than its last, and (odd helpers) a ply ahead of the main thread.
-fn helper<G: Game, R: Backup, E: Evaluator<G>>(
-    h: &mut Search<G, R, E>,
-    root: &G,
-    index: usize,
-    max_depth: u32,
-    progress: &Progress,
-) {
-    let ahead = (index % 2) as u32;
-    let mut next = 1 + ahead;
+/// A helper's loop: single-depth searches, each of the iteration the main
+/// thread is on (or, if the helper has finished that one, the next).
+fn helper<G: Game, R: Backup, E: Evaluator<G>>(h: &mut Search<G, R, E>, root: &G, max_depth: u32, progress: &Progress) {
+    let mut next = 1;
     while next <= max_depth && !progress.stop.load(AtomicOrdering::Relaxed) {
         let main_depth = progress.depth.load(AtomicOrdering::Relaxed);
-        let depth = next.max(main_depth + 1 + ahead).min(max_depth);
+        let depth = next.max(main_depth + 1).min(max_depth);
         let limits = Limits::depth(depth).with_stop(Arc::clone(&progress.stop));
         if Core::new(h, &limits, &mut NoObserver).run(root, Window::FULL).is_err() {
             return;
