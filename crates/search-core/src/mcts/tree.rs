@@ -34,6 +34,9 @@ pub(crate) struct Node<M> {
     /// The number of children (0: not expanded).
     pub(crate) len: u32,
     pub(crate) visits: u32,
+    /// `1/√visits` (0 before the first visit), kept by the backup so that
+    /// selection does no square root or division per child.
+    pub(crate) inv_sqrt_visits: f64,
     /// The sum of the returns through the node.
     pub(crate) sum: f64,
     /// The backed-up value.
@@ -47,7 +50,7 @@ pub(crate) struct Node<M> {
 
 impl<M> Node<M> {
     pub(crate) fn new(mv: Option<M>, prob: f64) -> Self {
-        Node { mv, first: 0, len: 0, visits: 0, sum: 0.0, value: 0.0, prob, actor: Actor::Unknown, terminal: false }
+        Node { mv, first: 0, len: 0, visits: 0, inv_sqrt_visits: 0.0, sum: 0.0, value: 0.0, prob, actor: Actor::Unknown, terminal: false }
     }
 
     #[inline]

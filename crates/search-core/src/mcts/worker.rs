@@ -225,12 +225,14 @@ impl<M: Copy + PartialEq> Worker<M> {
         let sign = node.actor.sign();
         match ctx.config.selection {
             Selection::Ucb1 { c } => {
-                let ln_n = f64::from(node.visits.max(1)).ln();
+                // c·√(ln N / n) as (c·√ln N)·(1/√n): one logarithm and one
+                // root per node, a product per child.
+                let explore = c * f64::from(node.visits.max(1)).ln().sqrt();
                 let mut best = (f64::NEG_INFINITY, range.start);
                 for i in range {
                     let child = &nodes[i];
                     let q = (sign * child.value + 1.0) * 0.5;
-                    let score = q + c * (ln_n / f64::from(child.visits)).sqrt();
+                    let score = q + explore * child.inv_sqrt_visits;
                     if score > best.0 {
                         best = (score, i);
                     }
@@ -310,6 +312,7 @@ impl<M: Copy + PartialEq> Worker<M> {
             let at = self.path[k] as usize;
             let n = &mut self.tree.nodes[at];
             n.visits += 1;
+            n.inv_sqrt_visits = f64::from(n.visits).sqrt().recip();
             n.sum += value;
             if n.terminal {
                 continue;
