@@ -556,10 +556,11 @@ const METHOD: [&str; 9] = [
      from the solver), the first 50; a move is optimal if it keeps the value. One seeded search per position and \
      setting. Figure: docs/mcts-quality.svg.",
     "Parallel speedups: Lazy SMP searches each position from an empty table to a fixed depth with 1 and then \
-     2 threads (Options::default(), Search::parallel); connect-4 positions are the first of Pons' begin-easy \
-     set, chess positions the first Win At Chess positions with at least 20 pieces. MCTS with 2 threads is root \
-     parallelisation with the same total number of simulations. Two cores shared with other users: speedups \
-     are noisy and bounded by the cores actually free.",
+     2 threads (Options::default(), Search::parallel), three times each, interleaved, keeping each side's \
+     fastest; connect-4 positions are the first of Pons' begin-easy set, chess positions the first Win At Chess \
+     positions with at least 20 pieces. MCTS with 2 threads is root parallelisation with the same total number \
+     of simulations. Speedups are bounded by the cores actually free: on a machine shared with other work they \
+     measure the load, not the code.",
 ];
 
 fn seconds(x: f64) -> String {
