@@ -50,7 +50,18 @@ pub(crate) struct Node<M> {
 
 impl<M> Node<M> {
     pub(crate) fn new(mv: Option<M>, prob: f64) -> Self {
-        Node { mv, first: 0, len: 0, visits: 0, inv_sqrt_visits: 0.0, sum: 0.0, value: 0.0, prob, actor: Actor::Unknown, terminal: false }
+        Node {
+            mv,
+            first: 0,
+            len: 0,
+            visits: 0,
+            inv_sqrt_visits: 0.0,
+            sum: 0.0,
+            value: 0.0,
+            prob,
+            actor: Actor::Unknown,
+            terminal: false,
+        }
     }
 
     #[inline]
