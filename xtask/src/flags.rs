@@ -219,7 +219,7 @@ pub(crate) struct Bench {
     #[arg(long)]
     out: Option<PathBuf>,
     /// Run only these sections (comma-separated): side-by-side, rminimax,
-    /// piom, knuth-moore, solver, perft, mcts, smp.
+    /// piom, knuth-moore, solver, perft, mcts, smp, memory.
     #[arg(long, value_delimiter = ',')]
     only: Option<Vec<String>>,
 }

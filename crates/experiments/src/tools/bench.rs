@@ -65,12 +65,14 @@ pub struct Args {
     pub out: Option<PathBuf>,
     /// Run only these sections (default all): `side-by-side`, `rminimax`,
     /// `piom`, `knuth-moore`, `solver`, `perft`, `mcts` (OpenSpiel, quality,
-    /// threads), `smp` (Lazy SMP).
+    /// threads), `smp` (Lazy SMP), `memory` (peak resident memory of the
+    /// solver and the engine).
     pub only: Option<Vec<String>>,
 }
 
 /// The sections `--only` accepts.
-pub const SECTIONS: [&str; 8] = ["side-by-side", "rminimax", "piom", "knuth-moore", "solver", "perft", "mcts", "smp"];
+pub const SECTIONS: [&str; 9] =
+    ["side-by-side", "rminimax", "piom", "knuth-moore", "solver", "perft", "mcts", "smp", "memory"];
 
 /// A timed comparison: per-pair times of the two sides and what proves that
 /// they did the same work.
@@ -162,6 +164,9 @@ pub fn run(args: Args) -> TaskResult {
     }
     if on("smp") {
         super::bench_mcts::lazy_smp(&root, args.quick, &mut report)?;
+    }
+    if on("memory") {
+        super::bench_memory::peak_memory(&root, args.quick, &mut report)?;
     }
 
     let command = std::env::args().skip(1).collect::<Vec<_>>().join(" ");
@@ -561,6 +566,9 @@ const METHOD: [&str; 9] = [
      positions with at least 20 pieces. MCTS with 2 threads is root parallelisation with the same total number \
      of simulations. Speedups are bounded by the cores actually free: on a machine shared with other work they \
      measure the load, not the code.",
+    "Peak memory: Linux's VmHWM (peak resident set) of a process of its own: `xtask solve connect4` on a Pons set \
+     with the default table (it prints its own peak at the end), and the `kibitz` engine read from /proc while it \
+     is alive, after its `bestmove`.",
 ];
 
 fn seconds(x: f64) -> String {

@@ -4,9 +4,11 @@
 
 pub mod bench;
 mod bench_mcts;
+mod bench_memory;
 mod bench_solver;
 pub mod book;
 pub mod demo;
+mod memory;
 pub mod nash;
 pub mod perft;
 pub mod soak;

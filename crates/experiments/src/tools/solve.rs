@@ -4,8 +4,9 @@
 //! the connect-4 notation, and optionally the expected score) from FILE or
 //! standard input, prints `MOVES SCORE` per line on standard output, and a
 //! summary on standard error: positions solved, malformed lines, mismatches
-//! against EXPECTED, mean time and mean nodes per position. Exits nonzero if a
-//! score differs from its expected value or a line is malformed.
+//! against EXPECTED, mean time and mean nodes per position, and (on Linux)
+//! the peak resident memory. Exits nonzero if a score differs from its
+//! expected value or a line is malformed.
 //!
 //! With `--book FILE`, positions the opening book has are answered from it.
 //!
@@ -151,6 +152,9 @@ fn report(sum: &Summary) {
         sum.nodes as f64 / n,
         sum.nodes as f64 / (sum.micros.max(1) as f64),
     );
+    if let Some(mib) = super::memory::peak_rss_mib() {
+        eprintln!("peak memory: {mib:.1} MiB resident");
+    }
 }
 
 #[cfg(test)]
