@@ -534,7 +534,7 @@ fn render(report: &Report, command: &str) -> String {
 }
 
 /// How the figures are made, printed under the tables.
-const METHOD: [&str; 9] = [
+const METHOD: [&str; 10] = [
     "minimax-rs (the `minimax` crate 0.6, a dev-dependency of `benches` only) runs in the `benches` example \
      `side_by_side` on our `Connect4` with our `Connect4Eval` (wrapped) and the same table byte budget. \
      `negamax` is our `Options::plain_alpha_beta()` against `minimax::Negamax`; `iterative` is our iterative \
