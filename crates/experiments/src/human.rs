@@ -46,7 +46,7 @@ fn root() -> PathBuf {
 
 /// Where the features are cached: `<target>/human-cache/`.
 fn cache_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from).join("human-cache")
+    crate::target_dir(&root()).join("human-cache")
 }
 
 /// The corpus of `data/human/` (every `.pgn.gz` and `.csv.gz`, in name

@@ -22,3 +22,9 @@ pub mod tools;
 
 /// The error type of every task: a message for the user.
 pub type TaskResult = Result<(), Box<dyn std::error::Error>>;
+
+/// Cargo's target directory for the workspace at `root`: `CARGO_TARGET_DIR`
+/// when it is set, `root/target` otherwise.
+pub(crate) fn target_dir(root: &std::path::Path) -> std::path::PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), std::path::PathBuf::from)
+}

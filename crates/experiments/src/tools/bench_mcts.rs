@@ -83,17 +83,12 @@ where
         .expect("valid settings")
         .with_reuse(false);
     let build = || Mcts::new(Mean, eval.clone(), config.clone()).expect("valid settings");
-    let mut kept = build();
+    let mut mcts = build();
     (0..reps)
         .map(|r| {
-            let mut fresh;
-            let mcts = match searcher {
-                Searcher::Fresh => {
-                    fresh = build();
-                    &mut fresh
-                }
-                Searcher::Kept => &mut kept,
-            };
+            if searcher == Searcher::Fresh && r > 0 {
+                mcts = build();
+            }
             mcts.reseed(r as u64);
             let start = Instant::now();
             let result = mcts.run(root, &Limits::iterations(sims)).expect("the game goes on");

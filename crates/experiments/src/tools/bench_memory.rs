@@ -56,7 +56,8 @@ pub(crate) fn peak_memory(root: &Path, quick: bool, report: &mut Report) -> Task
         return Err("could not build the kibitz engine".into());
     }
     let movetime = if quick { 200 } else { 2000 };
-    let mib = engine_peak(&root.join("target/release/kibitz"), movetime)?;
+    // The bench profile's executables go to the `release` directory.
+    let mib = engine_peak(&crate::target_dir(root).join("release/kibitz"), movetime)?;
     match mib {
         Some(mib) => report.counted.push(Counted {
             name: format!(

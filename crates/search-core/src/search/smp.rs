@@ -120,7 +120,7 @@ where
         })
         .collect();
     let max_depth = limits.clamped_depth().unwrap_or(MAX_PLY);
-    s.busy = Some(Arc::clone(&busy));
+    s.busy = Some(busy);
     let result = std::thread::scope(|scope| {
         for mut h in helpers {
             scope.spawn(move || helper(&mut h, root, max_depth, progress));
