@@ -17,6 +17,7 @@ mod logistic;
 mod m_and_n;
 mod minimax;
 pub mod modelled;
+pub mod predicting;
 mod predictive;
 mod product;
 pub mod rminimax;

@@ -338,7 +338,7 @@ impl Modelled {
 
     /// The bound on utilities the pruning may use, from the evaluator's
     /// bounds and the cap: `|utility| ≤ B`.
-    fn utility_bound(&self, eval_bounds: Option<(f64, f64)>) -> Option<f64> {
+    pub(crate) fn utility_bound(&self, eval_bounds: Option<(f64, f64)>) -> Option<f64> {
         match (eval_bounds, self.cap) {
             (Some((lo, hi)), _) => Some(self.utility(lo.abs().max(hi.abs()))),
             (None, Some(c)) => Some(c * (1.0 + 0.01)),

@@ -614,10 +614,17 @@ where
             let depth = depth_of(r.require("depth")?)?;
             let theta: f64 = r.require("theta")?;
             let cap: Option<f64> = r.take("cap")?;
-            r.finish(&["depth", "theta", "cap"])?;
+            let opp_depth: Option<u32> = r.take("opp_depth")?;
+            r.finish(&["depth", "theta", "cap", "opp_depth"])?;
             let mut rule = Modelled::new(OpponentModel::boltzmann(theta).map_err(|e| err(&e))?);
             if let Some(c) = cap.or(dial_cap(agents.dial.as_ref())) {
                 rule = rule.with_cap(c).map_err(|e| err(&e))?;
+            }
+            if let Some(k) = opp_depth {
+                let k = depth_of(k)?;
+                let a = search_core::backup::predicting::PredictingAgent::new(rule, agents.eval.clone(), depth, k)
+                    .map_err(|e| err(&e))?;
+                return Ok(Some(Box::new(a.named(spec.to_string()))));
             }
             let search = ModelledSearch::new(rule, agents.eval.clone());
             Box::new(ModelledAgent::new(search, depth).map_err(|e| err(&e))?.named(spec.to_string()))
@@ -660,8 +667,10 @@ where
 pub(super) fn kinds(dial: bool) -> Vec<(String, String)> {
     let mut v = vec![
         (
-            "aware:depth=D,theta=T[,cap=C]".to_string(),
-            "searches against a Boltzmann opponent of inverse temperature T".to_string(),
+            "aware:depth=D,theta=T[,cap=C][,opp_depth=K]".to_string(),
+            "searches against a Boltzmann opponent of inverse temperature T (with opp_depth: \
+             predicted from its own depth-K values)"
+                .to_string(),
         ),
         (
             "online:depth=D[,cap=C][,memory=keep|game]".to_string(),

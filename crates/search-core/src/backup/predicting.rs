@@ -1,0 +1,274 @@
+//! Search against an opponent predicted from its *own* values (M\*-style).
+//!
+//! [`ModelledSearch`](super::modelled::ModelledSearch) models
+//! the opponent as a Boltzmann chooser over the values *our* search backs up
+//! at its node (expectations below, our horizon). A Boltzmann player of the
+//! dial does not see those values: it sees the depth-`K` minimax values of
+//! its own moves. [`PredictingAgent`] predicts the opponent's move
+//! distribution from exactly those values (an exact-root alpha-beta search
+//! of depth `K` at every opponent node of our tree, as M\* predicts the
+//! opponent with its own search), and values the node by the expectation,
+//! under that distribution, of our values of its moves.
+
+use rand::RngCore;
+
+use crate::backup::{Minimax, Modelled};
+use crate::search::{Limits, Options, Search, Stats};
+use crate::{Agent, Choice, Evaluator, Game, GameError, MAX_PLY, ParamError, Player, Status, Thought};
+
+/// Searches `depth` plies against an opponent predicted from its own
+/// depth-`opp_depth` minimax values: at our nodes the maximum, at the
+/// opponent's nodes the expectation under `rule`'s model applied to the
+/// opponent's values (clamped to the rule's cap), at the horizon the
+/// evaluator's value as a utility ([`Modelled::utility`]). Exact ties
+/// between root moves are broken at random.
+///
+/// Pruning (on unless [`with_pruning(false)`](Self::with_pruning)):
+/// alpha-beta at our nodes, Star1 at the opponent's (its weights do not
+/// depend on our values), with utilities bounded by the rule's cap or the
+/// evaluator's bounds; it returns exactly the full-width values and tied
+/// best moves. In the [`Thought`], a root move that cannot be or tie the
+/// best carries an upper bound on its value.
+///
+/// ```
+/// use search_core::backup::predicting::PredictingAgent;
+/// use search_core::backup::{Modelled, OpponentModel};
+/// use search_core::tree::{LiteralEval, LiteralTree};
+/// use search_core::{Agent, rng};
+///
+/// // Minimax prefers move 0 (0 against −1), but after move 1 an opponent
+/// // this noisy (θ = 0.1) leaves us 10 about a quarter of the time.
+/// let t: LiteralTree = "max(min(0, 0), min(-1, 10))".parse()?;
+/// let rule = Modelled::new(OpponentModel::boltzmann(0.1)?);
+/// let mut me = PredictingAgent::new(rule, LiteralEval, 2, 1)?;
+/// assert_eq!(me.choose(&t, &mut rng::seeded(1))?, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct PredictingAgent<G: Game, E: Evaluator<G>> {
+    rule: Modelled,
+    eval: E,
+    depth: u32,
+    opponent: Search<G, Minimax, E>,
+    opp_limits: Limits,
+    moves: Vec<Vec<G::Move>>,
+    values: Vec<Vec<f64>>,
+    probs: Vec<f64>,
+    /// Nodes of the current move: our tree's plus the opponent's searches.
+    nodes: u64,
+    /// `|utility| ≤ bound` (+∞ when unknown: no cuts).
+    bound: f64,
+    prune: bool,
+    name: String,
+}
+
+impl<G: Game, E: Evaluator<G>> std::fmt::Debug for PredictingAgent<G, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PredictingAgent").field("name", &self.name).finish()
+    }
+}
+
+impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
+    /// An agent searching `depth` plies, predicting the opponent from its
+    /// depth-`opp_depth` values. Errors unless both depths are within
+    /// `1..=MAX_PLY`.
+    pub fn new(rule: Modelled, eval: E, depth: u32, opp_depth: u32) -> Result<Self, ParamError> {
+        for (name, d) in [("depth", depth), ("opp_depth", opp_depth)] {
+            if d == 0 || d > MAX_PLY {
+                return Err(ParamError::new(name, format!("must be within 1..={}, got {d}", MAX_PLY)));
+            }
+        }
+        let table = if G::HASHED { 4 } else { 0 };
+        let opts = Options::recommended::<G, Minimax, E>(&eval)
+            .with_table_mib(table)
+            .with_aspiration(None)
+            .with_exact_root(true);
+        let opponent = Search::new(Minimax, eval.clone(), opts)?;
+        let name = format!("predicting d{depth} (opponent d{opp_depth})");
+        let bound = rule.utility_bound(eval.bounds()).unwrap_or(f64::INFINITY);
+        Ok(PredictingAgent {
+            rule,
+            eval,
+            depth,
+            opponent,
+            opp_limits: Limits::depth(opp_depth),
+            moves: Vec::new(),
+            values: Vec::new(),
+            probs: Vec::new(),
+            nodes: 0,
+            bound,
+            prune: true,
+            name,
+        })
+    }
+
+    /// Turns the pruning off (`false`: every node searched, the reference
+    /// the pruned search is tested against) or on (the default).
+    #[must_use]
+    pub fn with_pruning(mut self, on: bool) -> Self {
+        self.prune = on;
+        self
+    }
+
+    /// Sets the name used in reports.
+    #[must_use]
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// Our value (a utility) of `state`, `left` plies from the horizon,
+    /// `ply` plies below the root; `me` is the root player. Fail-soft
+    /// within `(alpha, beta)`: a result `≤ alpha` is an upper bound, one
+    /// `≥ beta` a lower bound, anything between exact.
+    fn value(&mut self, state: &G, left: u32, ply: u32, me: Player, alpha: f64, beta: f64) -> Result<f64, GameError> {
+        self.nodes += 1;
+        let p = ply as usize;
+        if self.moves.len() <= p {
+            self.moves.resize_with(p + 1, Vec::new);
+            self.values.resize_with(p + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.moves[p]);
+        moves.clear();
+        let status = state.generate(&mut moves);
+        let result = match status {
+            Status::Over(outcome) => Ok(self.rule.utility(self.eval.terminal_value(outcome, me, ply))),
+            Status::Ongoing if left == 0 => Ok(self.rule.utility(self.eval.evaluate_for(state, me))),
+            Status::Ongoing => match state.turn().player() {
+                None => Err(GameError::ChanceNode),
+                Some(mover) if mover == me => {
+                    let mut best = f64::NEG_INFINITY;
+                    let mut a = alpha;
+                    for &mv in &moves {
+                        let mut child = state.clone();
+                        child.play(mv);
+                        best = best.max(self.value(&child, left - 1, ply + 1, me, a, beta)?);
+                        if best >= beta {
+                            break;
+                        }
+                        a = a.max(best);
+                    }
+                    Ok(best)
+                }
+                Some(_) => self.expectation(state, left, ply, me, alpha, beta),
+            },
+        };
+        self.moves[p] = moves;
+        result
+    }
+
+    /// The opponent's node: its move distribution from its own values, our
+    /// values of its moves under it. With bounded utilities (`[−B, B]`) the
+    /// node is cut as soon as even the most favourable (least favourable)
+    /// values of the replies not yet searched cannot lift it above `alpha`
+    /// (hold it below `beta`): Ballard's Star1, sound here because the
+    /// weights come from the opponent's search, not from our values.
+    fn expectation(
+        &mut self,
+        state: &G,
+        left: u32,
+        ply: u32,
+        me: Player,
+        alpha: f64,
+        beta: f64,
+    ) -> Result<f64, GameError> {
+        let r = self.opponent.run(state, &self.opp_limits)?;
+        self.nodes += r.stats.nodes;
+        let root: Vec<(G::Move, f64)> = r.root_moves.iter().map(|m| (m.mv, m.score)).collect();
+        let p = ply as usize;
+        let mut values = std::mem::take(&mut self.values[p]);
+        values.clear();
+        values.extend(root.iter().map(|m| m.1));
+        self.rule.model().probabilities(&values, self.rule.cap(), &mut self.probs);
+        self.values[p] = values;
+        // Most likely replies first; the sum is taken relative to the first
+        // one's value, so that equal values give exactly that value.
+        let mut order: Vec<(G::Move, f64)> =
+            root.iter().zip(&self.probs).filter(|(_, q)| **q > 0.0).map(|((mv, _), q)| (*mv, *q)).collect();
+        order.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let bound = if self.prune { self.bound } else { f64::INFINITY };
+        let mut rest: f64 = order.iter().map(|o| o.1).sum();
+        let mut reference = None;
+        let mut total = 0.0;
+        // Σ q·v over the replies searched so far (absolute, for the windows).
+        let mut known = 0.0;
+        for (mv, q) in order {
+            rest -= q;
+            // The child's window: beyond it, the node's bound with the other
+            // unsearched replies at their extremes passes alpha or beta.
+            let (lo, hi) = if bound.is_finite() {
+                ((alpha - margin(alpha) - known - rest * bound) / q, (beta + margin(beta) - known + rest * bound) / q)
+            } else {
+                (f64::NEG_INFINITY, f64::INFINITY)
+            };
+            let mut child = state.clone();
+            child.play(mv);
+            let v = self.value(&child, left - 1, ply + 1, me, lo, hi)?;
+            known += q * v;
+            if v <= lo {
+                return Ok(known + rest.max(0.0) * bound);
+            }
+            if v >= hi {
+                return Ok(known - rest.max(0.0) * bound);
+            }
+            let r = *reference.get_or_insert(v);
+            total += q * (v - r);
+        }
+        Ok(reference.unwrap_or(0.0) + total)
+    }
+}
+
+/// The slack a cut needs beyond a window's edge (relative 1e−9, far above
+/// rounding), so that pruned and full-width searches agree exactly.
+fn margin(x: f64) -> f64 {
+    if x.is_finite() { 1e-9 * x.abs().max(1.0) } else { 0.0 }
+}
+
+impl<G: Game, E: Evaluator<G> + Clone> Agent<G> for PredictingAgent<G, E> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<G::Move, GameError> {
+        self.choose_explained(state, rng).map(|c| c.mv)
+    }
+
+    fn choose_explained(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<Choice<G::Move>, GameError> {
+        let started = std::time::Instant::now();
+        let me = state.turn().player().ok_or(GameError::ChanceNode)?;
+        let mut moves = Vec::new();
+        if let Status::Over(_) = state.generate(&mut moves) {
+            return Err(GameError::GameOver);
+        }
+        self.nodes = 1;
+        let mut scores = Vec::with_capacity(moves.len());
+        let mut best = f64::NEG_INFINITY;
+        for &mv in &moves {
+            let mut child = state.clone();
+            child.play(mv);
+            // A move that fails low (an upper bound below `best`) cannot
+            // be or tie the best; the others come back exact.
+            let alpha = if self.prune { best - margin(best) } else { f64::NEG_INFINITY };
+            let v = self.value(&child, self.depth - 1, 1, me, alpha, f64::INFINITY)?;
+            best = best.max(v);
+            scores.push((mv, v));
+        }
+        let best_moves: Vec<G::Move> = scores.iter().filter(|s| s.1 == best).map(|s| s.0).collect();
+        let k = best_moves.len();
+        let mv = best_moves[if k > 1 { rand::Rng::random_range(rng, 0..k) } else { 0 }];
+        let share = 1.0 / k as f64;
+        let stats = Stats {
+            nodes: self.nodes,
+            depth: self.depth,
+            micros: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+            ..Stats::default()
+        };
+        let thought = Thought {
+            distribution: best_moves.iter().map(|&m| (m, share)).collect(),
+            scores,
+            value: Some(best),
+            pv: vec![mv],
+            stats,
+        };
+        Ok(Choice { mv, thought: Some(thought) })
+    }
+}
