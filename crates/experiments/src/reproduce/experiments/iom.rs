@@ -211,21 +211,21 @@ const CHESS_OPENING_PLIES: usize = 4;
 const CHESS_EMM_T: f64 = 100.0;
 const GOBANG_EMM_T: f64 = 300.0;
 
-/// CPU seconds per game by depth (index 0: depth 1). Depths 1–3 (chess
-/// minimax 1–4) are measured on the default run (300 games each, CPU time
-/// apportioned to cells by their wall time); gobang threat depth 4 by a
-/// probe of 10 games; gobang pattern depth 4 is a lower bound (a probe that
-/// had not finished 10 games after 240 CPU seconds); the deepest EMM
-/// entries and chess minimax depth 5 are extrapolated (EMM by the
-/// branching factor, 55 candidate moves in gobang and 35 in chess; chess
-/// minimax by its last depth ratio). `docs/reproduction-full.md` has the
-/// table.
-const GOBANG_THREAT_MINIMAX_S: [f64; 4] = [0.005, 0.081, 0.73, 8.6];
-const GOBANG_THREAT_EMM_S: [f64; 3] = [0.001, 0.019, 1.0];
-const GOBANG_PATTERN_MINIMAX_S: [f64; 4] = [0.0005, 0.055, 0.31, 25.0];
-const GOBANG_PATTERN_EMM_S: [f64; 3] = [0.0005, 0.037, 2.0];
-const CHESS_MINIMAX_S: [f64; 5] = [0.0005, 0.007, 0.065, 0.49, 3.6];
-const CHESS_EMM_S: [f64; 4] = [0.0005, 0.004, 0.2, 6.8];
+/// CPU seconds per game by depth (index 0: depth 1), measured on the
+/// full-scale run of 2026-11-24 (`docs/reproduction-full.md`): from each
+/// process's CPU time sampled every 5 s and divided among the cells it
+/// finished, or, for the rows played before sampling began, from cells
+/// replayed alone under `/usr/bin/time` (gobang threat depth 4: 8 cells of
+/// 50, 11.5 ± 1.8 s; depth 3: 3 cells). Two entries were never played and
+/// stay estimates: gobang pattern depth 4 (a lower bound: a probe had not
+/// finished 10 games after 240 CPU seconds) and pattern EMM depth 3
+/// (extrapolated by the branching factor).
+const GOBANG_THREAT_MINIMAX_S: [f64; 4] = [0.004, 0.037, 0.65, 11.5];
+const GOBANG_THREAT_EMM_S: [f64; 3] = [0.007, 0.034, 3.2];
+const GOBANG_PATTERN_MINIMAX_S: [f64; 4] = [0.0002, 0.043, 0.17, 25.0];
+const GOBANG_PATTERN_EMM_S: [f64; 3] = [0.0003, 0.020, 2.0];
+const CHESS_MINIMAX_S: [f64; 5] = [0.0004, 0.004, 0.039, 0.32, 2.4];
+const CHESS_EMM_S: [f64; 4] = [0.0004, 0.005, 0.33, 3.3];
 
 impl MatchGame {
     fn label(self) -> &'static str {
@@ -277,9 +277,8 @@ impl MatchGame {
         }
     }
 
-    /// Measured CPU seconds of one game (probe runs of 10–20 games per
-    /// entry, one thread, `docs/reproduction-full.md`); depths without a
-    /// probe are extrapolated from the last measured ratio between depths.
+    /// Measured CPU seconds of one game (the tables above); deeper depths
+    /// are extrapolated from the last ratio between depths.
     fn game_seconds(self, kind: GobangEvalKind, opponent: &str, depth: u32) -> f64 {
         let table: &[f64] = match (self, kind, opponent) {
             (MatchGame::Gobang, GobangEvalKind::Threat, "minimax") => &GOBANG_THREAT_MINIMAX_S,
