@@ -54,3 +54,22 @@ fn opp_depth_is_checked() {
             .is_err()
     );
 }
+
+/// `online:...,opp_depth=K` (θ learnt as `online` learns it, the opponent
+/// predicted from its own values) checks its spec, keeps its name, and
+/// never loses a tic-tac-toe game to random play.
+#[test]
+fn online_with_opp_depth_learns_and_plays() {
+    let r = Roster::new().with(StandardAgents::new(TicTacToeEval::default()).with_table_mib(1));
+    assert!(r.build("online:depth=4,cap=1,opp_depth=0").is_err());
+    let mut me = r.build("online:depth=9,cap=1,opp_depth=9").unwrap();
+    assert_eq!(me.name(), "online:depth=9,cap=1,opp_depth=9");
+    let mut random = search_core::RandomAgent;
+    let start = TicTacToe::default();
+    let mut lost = 0;
+    for seed in 0..6u64 {
+        let pair = play_pair(&start, &mut me, &mut random, seed, None).unwrap();
+        lost += [pair.a_first.score, pair.b_first.score].iter().filter(|&&s| s == 0.0).count();
+    }
+    assert_eq!(lost, 0);
+}

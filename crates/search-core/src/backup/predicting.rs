@@ -109,6 +109,11 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
         self
     }
 
+    /// Replaces the opponent model (e.g. a new θ estimate); the cap stays.
+    pub fn set_model(&mut self, model: crate::backup::OpponentModel) {
+        self.rule.set_model(model);
+    }
+
     /// Sets the name used in reports.
     #[must_use]
     pub fn named(mut self, name: impl Into<String>) -> Self {

@@ -10,6 +10,7 @@
 //! two opponent moves in between, a new game) is skipped, never guessed.
 
 use search_core::backup::modelled::{ModelledAgent, ModelledSearch};
+use search_core::backup::predicting::PredictingAgent;
 use search_core::backup::{Minimax, Modelled, OpponentModel};
 use search_core::search::{Limits, Options, Search};
 use search_core::{Agent, Evaluator, Game, GameError, ParamError, Status, Turn};
@@ -286,6 +287,14 @@ impl<G: Game, E: Evaluator<G>> ThetaLearner<G, E> {
     }
 }
 
+/// The search an [`OnlineAgent`] plays with.
+enum OnlinePlayer<G: Game, E: Evaluator<G>> {
+    /// The opponent modelled on our own backed-up values.
+    Ours(Box<ModelledAgent<G, E>>),
+    /// The opponent predicted from its own values (`opp_depth`).
+    Own(Box<PredictingAgent<G, E>>),
+}
+
 /// Learns the opponent's θ from its moves and searches against it: the
 /// `online:depth=D` agent.
 ///
@@ -313,7 +322,8 @@ impl<G: Game, E: Evaluator<G>> ThetaLearner<G, E> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct OnlineAgent<G: Game, E: Evaluator<G>> {
-    player: ModelledAgent<G, E>,
+    player: OnlinePlayer<G, E>,
+    depth: u32,
     learner: ThetaLearner<G, E>,
     forget_each_game: bool,
     name: String,
@@ -332,9 +342,20 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
     pub fn new(eval: E, depth: u32, cap: f64, forget_each_game: bool, table_mib: usize) -> Result<Self, ParamError> {
         let learner = ThetaLearner::new(eval.clone(), depth, cap, table_mib)?;
         let rule = Modelled::new(OpponentModel::boltzmann(learner.posterior.mean())?).with_cap(cap)?;
-        let player = ModelledAgent::new(ModelledSearch::new(rule, eval), depth)?;
+        let player = OnlinePlayer::Ours(Box::new(ModelledAgent::new(ModelledSearch::new(rule, eval), depth)?));
         let name = format!("online:depth={depth},cap={cap}");
-        Ok(OnlineAgent { player, learner, forget_each_game, name })
+        Ok(OnlineAgent { player, depth, learner, forget_each_game, name })
+    }
+
+    /// Searches with [`PredictingAgent`] instead: the opponent's moves
+    /// predicted from its own depth-`opp_depth` values, with θ the
+    /// posterior mean (the spec's `opp_depth=K`).
+    pub fn with_opponent_depth(mut self, eval: E, opp_depth: u32) -> Result<Self, ParamError> {
+        let (depth, cap) = (self.depth, self.learner.posterior.cap());
+        let rule = Modelled::new(OpponentModel::boltzmann(self.learner.posterior.mean())?).with_cap(cap)?;
+        self.player = OnlinePlayer::Own(Box::new(PredictingAgent::new(rule, eval, depth, opp_depth)?));
+        self.name = format!("{},opp_depth={opp_depth}", self.name);
+        Ok(self)
     }
 
     /// The posterior over the opponent's θ.
@@ -361,8 +382,16 @@ impl<G: Game, E: Evaluator<G> + Clone> Agent<G> for OnlineAgent<G, E> {
     fn choose(&mut self, state: &G, rng: &mut dyn rand::RngCore) -> Result<G::Move, GameError> {
         self.learner.observe(state)?;
         let theta = OpponentModel::boltzmann(self.learner.posterior.mean())?;
-        self.player.search().set_model(theta);
-        let mv = self.player.choose(state, rng)?;
+        let mv = match &mut self.player {
+            OnlinePlayer::Ours(p) => {
+                p.search().set_model(theta);
+                p.choose(state, rng)?
+            }
+            OnlinePlayer::Own(p) => {
+                p.set_model(theta);
+                p.choose(state, rng)?
+            }
+        };
         self.learner.played(state, mv);
         Ok(mv)
     }
@@ -622,8 +651,7 @@ where
             }
             if let Some(k) = opp_depth {
                 let k = depth_of(k)?;
-                let a = search_core::backup::predicting::PredictingAgent::new(rule, agents.eval.clone(), depth, k)
-                    .map_err(|e| err(&e))?;
+                let a = PredictingAgent::new(rule, agents.eval.clone(), depth, k).map_err(|e| err(&e))?;
                 return Ok(Some(Box::new(a.named(spec.to_string()))));
             }
             let search = ModelledSearch::new(rule, agents.eval.clone());
@@ -633,7 +661,8 @@ where
             let depth = depth_of(r.require("depth")?)?;
             let cap: Option<f64> = r.take("cap")?;
             let memory: Option<String> = r.take("memory")?;
-            r.finish(&["depth", "cap", "memory"])?;
+            let opp_depth: Option<u32> = r.take("opp_depth")?;
+            r.finish(&["depth", "cap", "memory", "opp_depth"])?;
             let forget = match memory.as_deref() {
                 None | Some("keep") => false,
                 Some("game") => true,
@@ -644,6 +673,9 @@ where
             })?;
             let mut a = OnlineAgent::new(agents.eval.clone(), depth, cap, forget, agents.table_mib.min(4))
                 .map_err(|e| err(&e))?;
+            if let Some(k) = opp_depth {
+                a = a.with_opponent_depth(agents.eval.clone(), depth_of(k)?).map_err(|e| err(&e))?;
+            }
             a.name = spec.to_string();
             Box::new(a)
         }
@@ -673,7 +705,7 @@ pub(super) fn kinds(dial: bool) -> Vec<(String, String)> {
                 .to_string(),
         ),
         (
-            "online:depth=D[,cap=C][,memory=keep|game]".to_string(),
+            "online:depth=D[,cap=C][,memory=keep|game][,opp_depth=K]".to_string(),
             "learns the opponent's θ from its moves and searches against it".to_string(),
         ),
     ];
