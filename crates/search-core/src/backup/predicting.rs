@@ -51,7 +51,7 @@ pub struct PredictingAgent<G: Game, E: Evaluator<G>> {
     opponent: Search<G, Minimax, E>,
     opp_limits: Limits,
     moves: Vec<Vec<G::Move>>,
-    values: Vec<Vec<f64>>,
+    values: Vec<f64>,
     probs: Vec<f64>,
     /// Nodes of the current move: our tree's plus the opponent's searches.
     nodes: u64,
@@ -130,7 +130,6 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
         let p = ply as usize;
         if self.moves.len() <= p {
             self.moves.resize_with(p + 1, Vec::new);
-            self.values.resize_with(p + 1, Vec::new);
         }
         let mut moves = std::mem::take(&mut self.moves[p]);
         moves.clear();
@@ -178,17 +177,15 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
     ) -> Result<f64, GameError> {
         let r = self.opponent.run(state, &self.opp_limits)?;
         self.nodes += r.stats.nodes;
-        let root: Vec<(G::Move, f64)> = r.root_moves.iter().map(|m| (m.mv, m.score)).collect();
-        let p = ply as usize;
-        let mut values = std::mem::take(&mut self.values[p]);
-        values.clear();
-        values.extend(root.iter().map(|m| m.1));
-        self.rule.model().probabilities(&values, self.rule.cap(), &mut self.probs);
-        self.values[p] = values;
+        // `values` and `probs` are scratch: both are consumed into `order`
+        // before any recursion.
+        self.values.clear();
+        self.values.extend(r.root_moves.iter().map(|m| m.score));
+        self.rule.model().probabilities(&self.values, self.rule.cap(), &mut self.probs);
         // Most likely replies first; the sum is taken relative to the first
         // one's value, so that equal values give exactly that value.
         let mut order: Vec<(G::Move, f64)> =
-            root.iter().zip(&self.probs).filter(|(_, q)| **q > 0.0).map(|((mv, _), q)| (*mv, *q)).collect();
+            r.root_moves.iter().zip(&self.probs).filter(|(_, q)| **q > 0.0).map(|(m, q)| (m.mv, *q)).collect();
         order.sort_by(|a, b| b.1.total_cmp(&a.1));
         let bound = if self.prune { self.bound } else { f64::INFINITY };
         let mut rest: f64 = order.iter().map(|o| o.1).sum();
