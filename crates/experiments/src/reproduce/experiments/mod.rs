@@ -4,6 +4,7 @@ mod iom;
 mod iom_examples;
 mod lecture;
 mod montecarlo;
+mod nash;
 mod reibman;
 mod rminimax;
 
@@ -33,5 +34,6 @@ pub(super) fn all() -> Vec<Box<dyn Experiment>> {
         Box::new(iom::TimeChess),
         Box::new(lecture::LectureAlphaBeta),
         Box::new(montecarlo::MonteCarlo),
+        Box::new(nash::Nash),
     ]
 }
