@@ -62,6 +62,18 @@ pub trait Agent<G: Game> {
     /// Forgets everything learnt during a game (transposition tables, move
     /// history), before a new game starts. The default does nothing.
     fn reset(&mut self) {}
+
+    /// Tells the agent that the game it was playing has stopped, in
+    /// `last`: finished, or cut off by a ply limit. An agent that learns
+    /// from its opponent's moves (seen only through the states it is asked
+    /// to move in) sees here the move that ended the game, which it is
+    /// never asked to answer; leaving such moves out would bias what it
+    /// learns (an opponent's winning moves would all go unseen).
+    /// [`play_match`](crate::arena::play_match) calls it for both agents.
+    /// The default does nothing.
+    fn game_over(&mut self, last: &G) {
+        let _ = last;
+    }
 }
 
 /// A move with, when the agent reports it, what it saw
@@ -121,6 +133,9 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     }
     fn reset(&mut self) {
         (**self).reset()
+    }
+    fn game_over(&mut self, last: &G) {
+        (**self).game_over(last)
     }
 }
 

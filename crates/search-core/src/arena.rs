@@ -22,7 +22,8 @@ impl<M> MatchRecord<M> {
 }
 
 /// Plays `first` (as [`Player::First`]) against `second` from `start` until
-/// the game ends or `max_plies` moves have been played.
+/// the game ends or `max_plies` moves have been played, then tells both
+/// agents the final state ([`Agent::game_over`]).
 ///
 /// The seed fixes everything: each agent draws from its own stream derived
 /// from `seed`, and chance nodes from a third, so the dice do not depend on
@@ -56,13 +57,13 @@ where
     let mut moves = Vec::new();
     let mut buffer = Vec::new();
     let mut probs = Vec::new();
-    loop {
+    let outcome = loop {
         buffer.clear();
         if let Status::Over(outcome) = state.generate(&mut buffer) {
-            return Ok(MatchRecord { outcome: Some(outcome), moves });
+            break Some(outcome);
         }
         if max_plies.is_some_and(|limit| moves.len() >= limit) {
-            return Ok(MatchRecord { outcome: None, moves });
+            break None;
         }
         let mv = match state.turn() {
             Turn::Chance => {
@@ -78,5 +79,45 @@ where
         }
         state.play(mv);
         moves.push(mv);
+    };
+    first.game_over(&state);
+    second.game_over(&state);
+    Ok(MatchRecord { outcome, moves })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RandomAgent;
+    use crate::tree::LiteralTree;
+    use rand::RngCore;
+
+    /// Records the states it is told the game stopped in.
+    struct Recorder(Vec<String>);
+
+    impl Agent<LiteralTree> for Recorder {
+        fn name(&self) -> String {
+            "recorder".into()
+        }
+        fn choose(&mut self, state: &LiteralTree, rng: &mut dyn RngCore) -> Result<u32, GameError> {
+            RandomAgent.choose(state, rng)
+        }
+        fn game_over(&mut self, last: &LiteralTree) {
+            self.0.push(format!("{last:?}"));
+        }
+    }
+
+    #[test]
+    fn both_agents_are_told_the_final_state_once() {
+        let t: LiteralTree = "max(min(1, 2), min(3, max(4, 5)))".parse().unwrap();
+        for (seed, limit) in [(1, None), (2, None), (3, Some(1))] {
+            let (mut a, mut b) = (Recorder(Vec::new()), Recorder(Vec::new()));
+            let rec = play_match(&t, &mut a, &mut b, seed, limit).unwrap();
+            let mut last = t.clone();
+            rec.moves.iter().for_each(|&m| last.play(m));
+            assert_eq!(a.0, vec![format!("{last:?}")]);
+            assert_eq!(b.0, a.0);
+            assert_eq!(rec.outcome.is_none(), limit.is_some());
+        }
     }
 }

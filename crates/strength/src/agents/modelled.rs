@@ -402,6 +402,13 @@ impl<G: Game, E: Evaluator<G> + Clone> Agent<G> for OnlineAgent<G, E> {
             self.learner.posterior.forget();
         }
     }
+
+    /// Learns from the opponent's move that ended the game, if it did.
+    fn game_over(&mut self, last: &G) {
+        // A search error here would only lose one observation.
+        let _ = self.learner.observe(last);
+        self.learner.watcher.clear();
+    }
 }
 
 /// One step of an [`AdaptiveAgent`]'s trajectory.
@@ -541,6 +548,25 @@ where
         0.5 * (lo + hi)
     }
 
+    /// After an observed move: the new estimate, the aim, one damped step
+    /// towards it, and a rebuild if the rating moved far enough.
+    fn adapt(&mut self) -> Result<(), String> {
+        let opp = self.opponent_elo();
+        let aim = self.aim(opp);
+        let n = self.learner.posterior.observations() as f64;
+        self.own += STEP * n / (n + HALF) * (aim - self.own);
+        self.trajectory.push(AdaptiveStep {
+            observations: self.learner.posterior.observations(),
+            opponent_elo: opp,
+            aim,
+            own_elo: self.own,
+        });
+        if (self.own - self.built_at).abs() > REBUILD {
+            self.rebuild()?;
+        }
+        Ok(())
+    }
+
     fn rebuild(&mut self) -> Result<(), String> {
         let setting = self.dial.setting(self.own).map_err(|e| e.to_string())?;
         let agent = AgentFactory::<G>::build(&self.factory, &setting)
@@ -564,19 +590,7 @@ where
 
     fn choose(&mut self, state: &G, rng: &mut dyn rand::RngCore) -> Result<G::Move, GameError> {
         if self.learner.observe(state)? {
-            let opp = self.opponent_elo();
-            let aim = self.aim(opp);
-            let n = self.learner.posterior.observations() as f64;
-            self.own += STEP * n / (n + HALF) * (aim - self.own);
-            self.trajectory.push(AdaptiveStep {
-                observations: self.learner.posterior.observations(),
-                opponent_elo: opp,
-                aim,
-                own_elo: self.own,
-            });
-            if (self.own - self.built_at).abs() > REBUILD {
-                self.rebuild().map_err(|e| ParamError::new("adaptive", e))?;
-            }
+            self.adapt().map_err(|e| ParamError::new("adaptive", e))?;
         }
         let mv = self.inner.choose(state, rng)?;
         self.learner.played(state, mv);
@@ -586,6 +600,17 @@ where
     fn reset(&mut self) {
         self.learner.watcher.clear();
         self.inner.reset();
+    }
+
+    /// Learns from the opponent's move that ended the game, if it did.
+    fn game_over(&mut self, last: &G) {
+        // A search error here would only lose one observation; a failed
+        // rebuild keeps the agent it has.
+        if let Ok(true) = self.learner.observe(last) {
+            let _ = self.adapt();
+        }
+        self.learner.watcher.clear();
+        self.inner.game_over(last);
     }
 }
 
