@@ -2,8 +2,10 @@
 //! against a fixed dial level, game after game (colours alternating, four
 //! random opening plies per game from the seed), printing after each game
 //! the opponent's estimated rating, the rating the agent plays at and the
-//! opponent's running score; at the end the opponent's score with a 95%
-//! interval.
+//! opponent's running score, and the dial curve (search depth) that best
+//! explains its moves with that curve's probability; at the end the
+//! opponent's score with a 95% interval. Without `depth`, the agent
+//! observes through every curve of the dial.
 //!
 //! ```sh
 //! cargo run --release -p strength --example adaptive_trajectory -- elo:600 20 [target] [seed] [depth]
@@ -34,7 +36,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut r = rng::seeded(seed);
     let mut score = Trinomial::default();
     println!("{} vs {opponent}, {games} games, seed {seed}", me.name());
-    println!("game  opp_colour  opp_result  opp_score  opp_elo_est  own_elo  theta_mean  moves_seen");
+    println!("game  opp_colour  opp_result  opp_score  opp_elo_est  own_elo  theta_mean  moves_seen  likeliest_curve");
     println!("opponent plays {}", roster_setting(&opponent));
     println!("   0           -           -          -  {:>11.0}  {:>7.0}", me.opponent_elo(), me.own_elo());
     for g in 0..games {
@@ -67,8 +69,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         score.add_game(result);
         let s = score.score().map_or(f64::NAN, |e| e.value);
+        let curves = me.curve_probabilities();
+        let (curve, p) = curves.iter().fold(("", 0.0), |b, (c, p)| if *p > b.1 { (c.as_str(), *p) } else { b });
         println!(
-            "{:>4}  {:>10}  {:>10}  {:>9.3}  {:>11.0}  {:>7.0}  {:>10.4}  {:>10}",
+            "{:>4}  {:>10}  {:>10}  {:>9.3}  {:>11.0}  {:>7.0}  {:>10.4}  {:>10}  {curve} ({p:.2})",
             g + 1,
             if their_colour == Player::First { "first" } else { "second" },
             format!("{result:?}"),

@@ -2,7 +2,7 @@
 //! θ posterior against synthetic Boltzmann players, the move watcher, the
 //! specs, and a small tic-tac-toe match showing the opponent-aware gain.
 
-use games_small::{TicTacToe, TicTacToeEval};
+use games_small::{Connect4, Connect4Eval, TicTacToe, TicTacToeEval};
 use rand::Rng;
 use search_core::backup::predicting::PredictingAgent;
 use search_core::backup::{Modelled, OpponentModel};
@@ -304,4 +304,41 @@ fn online_learns_from_the_move_that_ends_the_game() {
     }
     assert!(ended_by_them > 0);
     assert_eq!(me.posterior().observations(), theirs as u64);
+}
+
+/// Observed through every curve of the connect-4 dial (depths 2, 4, 6, 8),
+/// the adaptive agent finds the depth the opponent searches: a depth-4
+/// Boltzmann player's moves are explained best by the depth-4 curve, a
+/// depth-2 player's by the depth-2 curve, and the estimated rating lands
+/// near the true one (a search of the wrong depth biased it by hundreds of
+/// Elo).
+#[test]
+fn adaptive_finds_the_opponents_depth_on_the_dial() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../calibration/connect4.json");
+    let dial = Dial::new(Calibration::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()).unwrap();
+    let agents = StandardAgents::new(Connect4Eval::default()).with_table_mib(2).with_dial(dial.clone());
+    let r = Roster::new().with(agents.clone());
+    for (rating, curve) in [(1000.0, "boltzmann:depth=4,cap=100"), (600.0, "boltzmann:depth=2,cap=100")] {
+        let setting = dial.setting(rating).unwrap().to_string();
+        assert!(setting.starts_with(curve), "{setting}");
+        let mut them = r.build(&setting).unwrap();
+        let mut me: AdaptiveAgent<Connect4, _> = AdaptiveAgent::new(agents.clone(), 0.5, None).unwrap();
+        assert_eq!(me.curve_probabilities().len(), 4);
+        let mut seeds = rng::seeded(3);
+        for game in 0..10u64 {
+            me.reset();
+            them.reset();
+            let start = Connect4::standard();
+            if game % 2 == 0 {
+                play_match(&start, &mut me, &mut them, seeds.random(), None).unwrap();
+            } else {
+                play_match(&start, &mut them, &mut me, seeds.random(), None).unwrap();
+            }
+        }
+        let probs = me.curve_probabilities();
+        let p = probs.iter().find(|c| c.0 == curve).unwrap().1;
+        eprintln!("{setting}: {probs:?}, estimate {:.0}", me.opponent_elo());
+        assert!(p > 0.9, "{probs:?}");
+        assert!((me.opponent_elo() - rating).abs() < 150.0, "{}", me.opponent_elo());
+    }
 }

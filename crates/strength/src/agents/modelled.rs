@@ -57,6 +57,8 @@ pub struct ThetaPosterior {
     cap: f64,
     thetas: Vec<f64>,
     log_weights: Vec<f64>,
+    /// What was subtracted from the log-weights to keep them near zero.
+    log_scale: f64,
     observations: u64,
     scratch: Vec<f64>,
 }
@@ -71,7 +73,14 @@ impl ThetaPosterior {
         let cap = ParamError::positive("cap", cap)?;
         let n = Self::POINTS;
         let thetas = (0..n).map(|i| 10f64.powf(-1.0 + 4.0 * i as f64 / (n - 1) as f64) / cap).collect();
-        Ok(ThetaPosterior { cap, thetas, log_weights: vec![0.0; n], observations: 0, scratch: Vec::new() })
+        Ok(ThetaPosterior {
+            cap,
+            thetas,
+            log_weights: vec![0.0; n],
+            log_scale: 0.0,
+            observations: 0,
+            scratch: Vec::new(),
+        })
     }
 
     /// The cap the values are clamped to.
@@ -100,6 +109,27 @@ impl ThetaPosterior {
     /// The posterior mean of `f(θ)` (e.g. a rating on the dial).
     pub fn mean_of(&self, mut f: impl FnMut(f64) -> f64) -> f64 {
         self.probabilities().iter().zip(&self.thetas).map(|(p, &t)| p * f(t)).sum()
+    }
+
+    /// The log of the marginal likelihood of the moves observed since the
+    /// last [`forget`](Self::forget): their probability under the model,
+    /// averaged over the uniform prior on the grid (0 before any move).
+    /// Posteriors over different values of the same moves (another search
+    /// depth) compare by it: the difference is a log Bayes factor.
+    ///
+    /// ```
+    /// use strength::agents::ThetaPosterior;
+    /// let (mut a, mut b) = (ThetaPosterior::new(1.0)?, ThetaPosterior::new(1.0)?);
+    /// for _ in 0..20 {
+    ///     a.update(&[1.0, 0.0, 0.0], 0)?; // its values explain the moves
+    ///     b.update(&[0.0, 0.0, 1.0], 0)?; // these call every move a mistake
+    /// }
+    /// assert!(a.log_evidence() > b.log_evidence() + 10.0);
+    /// # Ok::<(), search_core::ParamError>(())
+    /// ```
+    pub fn log_evidence(&self) -> f64 {
+        let n = self.log_weights.len() as f64;
+        self.log_scale + (self.log_weights.iter().map(|l| l.exp()).sum::<f64>() / n).ln()
     }
 
     /// Moves observed since the last [`forget`](Self::forget) (informative
@@ -132,6 +162,7 @@ impl ThetaPosterior {
         // Keep the log-weights near zero.
         let m = self.log_weights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         self.log_weights.iter_mut().for_each(|l| *l -= m);
+        self.log_scale += m;
         self.scratch = scratch;
         self.observations += 1;
         Ok(())
@@ -140,6 +171,7 @@ impl ThetaPosterior {
     /// Back to the prior.
     pub fn forget(&mut self) {
         self.log_weights.iter_mut().for_each(|l| *l = 0.0);
+        self.log_scale = 0.0;
         self.observations = 0;
     }
 }
@@ -251,32 +283,56 @@ impl<G: Game, E: Evaluator<G>> MoveValues<G, E> {
 }
 
 /// What the online and adaptive agents share: they watch the opponent's
-/// moves ([`MoveWatcher`]) and update a posterior over its θ
-/// ([`ThetaPosterior`]) with the depth-`D` values of each position it moved
-/// from.
+/// moves ([`MoveWatcher`]) and update posteriors over its θ
+/// ([`ThetaPosterior`]), one per model: the depth-`D` values of each
+/// position it moved from, for one depth (online) or for every depth of
+/// the dial's curves (adaptive).
 struct ThetaLearner<G: Game, E: Evaluator<G>> {
-    values: MoveValues<G, E>,
-    posterior: ThetaPosterior,
+    models: Vec<(MoveValues<G, E>, ThetaPosterior)>,
     watcher: MoveWatcher<G>,
+    scratch: Vec<(Vec<f64>, usize)>,
+}
+
+impl<G: Game, E: Evaluator<G> + Clone> ThetaLearner<G, E> {
+    /// One model per `(depth, cap)`.
+    fn new(eval: &E, models: &[(u32, f64)], table_mib: usize) -> Result<Self, ParamError> {
+        let models = models
+            .iter()
+            .map(|&(depth, cap)| Ok((MoveValues::new(eval.clone(), depth, table_mib)?, ThetaPosterior::new(cap)?)))
+            .collect::<Result<Vec<_>, ParamError>>()?;
+        Ok(ThetaLearner { models, watcher: MoveWatcher::default(), scratch: Vec::new() })
+    }
 }
 
 impl<G: Game, E: Evaluator<G>> ThetaLearner<G, E> {
-    fn new(eval: E, depth: u32, cap: f64, table_mib: usize) -> Result<Self, ParamError> {
-        let posterior = ThetaPosterior::new(cap)?;
-        let values = MoveValues::new(eval, depth, table_mib)?;
-        Ok(ThetaLearner { values, posterior, watcher: MoveWatcher::default() })
+    /// The first model's posterior (the only one of an online agent).
+    fn posterior(&self) -> &ThetaPosterior {
+        &self.models[0].1
+    }
+
+    fn forget(&mut self) {
+        self.models.iter_mut().for_each(|m| m.1.forget());
     }
 
     /// Before our move at `state`: learns from the opponent's move that led
-    /// here, if one can be inferred; `true` when the posterior changed.
+    /// here, if one can be inferred; `true` when the posteriors changed.
+    /// Every model learns from the move or none does, so that their
+    /// evidences stay comparable.
     fn observe(&mut self, state: &G) -> Result<bool, GameError> {
-        if let Some((before, mv)) = self.watcher.observe(state)
-            && let Some((values, i)) = self.values.decision(&before, mv)?
-        {
-            self.posterior.update(&values, i)?;
-            return Ok(true);
+        let Some((before, mv)) = self.watcher.observe(state) else {
+            return Ok(false);
+        };
+        self.scratch.clear();
+        for (values, _) in &mut self.models {
+            match values.decision(&before, mv)? {
+                Some(d) => self.scratch.push(d),
+                None => return Ok(false),
+            }
         }
-        Ok(false)
+        for ((_, post), (values, i)) in self.models.iter_mut().zip(&self.scratch) {
+            post.update(values, *i)?;
+        }
+        Ok(true)
     }
 
     /// After our move `mv` at `state`.
@@ -331,7 +387,7 @@ pub struct OnlineAgent<G: Game, E: Evaluator<G>> {
 
 impl<G: Game, E: Evaluator<G>> std::fmt::Debug for OnlineAgent<G, E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OnlineAgent").field("name", &self.name).field("posterior", &self.learner.posterior).finish()
+        f.debug_struct("OnlineAgent").field("name", &self.name).field("posterior", self.learner.posterior()).finish()
     }
 }
 
@@ -340,8 +396,8 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
     /// transposition tables of `table_mib` for the value searches.
     /// `forget_each_game`: [`reset`](Agent::reset) clears the posterior.
     pub fn new(eval: E, depth: u32, cap: f64, forget_each_game: bool, table_mib: usize) -> Result<Self, ParamError> {
-        let learner = ThetaLearner::new(eval.clone(), depth, cap, table_mib)?;
-        let rule = Modelled::new(OpponentModel::boltzmann(learner.posterior.mean())?).with_cap(cap)?;
+        let learner = ThetaLearner::new(&eval, &[(depth, cap)], table_mib)?;
+        let rule = Modelled::new(OpponentModel::boltzmann(learner.posterior().mean())?).with_cap(cap)?;
         let player = OnlinePlayer::Ours(Box::new(ModelledAgent::new(ModelledSearch::new(rule, eval), depth)?));
         let name = format!("online:depth={depth},cap={cap}");
         Ok(OnlineAgent { player, depth, learner, forget_each_game, name })
@@ -351,8 +407,8 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
     /// predicted from its own depth-`opp_depth` values, with θ the
     /// posterior mean (the spec's `opp_depth=K`).
     pub fn with_opponent_depth(mut self, eval: E, opp_depth: u32) -> Result<Self, ParamError> {
-        let (depth, cap) = (self.depth, self.learner.posterior.cap());
-        let rule = Modelled::new(OpponentModel::boltzmann(self.learner.posterior.mean())?).with_cap(cap)?;
+        let (depth, cap) = (self.depth, self.learner.posterior().cap());
+        let rule = Modelled::new(OpponentModel::boltzmann(self.learner.posterior().mean())?).with_cap(cap)?;
         self.player = OnlinePlayer::Own(Box::new(PredictingAgent::new(rule, eval, depth, opp_depth)?));
         self.name = format!("{},opp_depth={opp_depth}", self.name);
         Ok(self)
@@ -360,17 +416,17 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
 
     /// The posterior over the opponent's θ.
     pub fn posterior(&self) -> &ThetaPosterior {
-        &self.learner.posterior
+        self.learner.posterior()
     }
 
     /// The θ the next search will assume (the posterior mean).
     pub fn theta(&self) -> f64 {
-        self.learner.posterior.mean()
+        self.learner.posterior().mean()
     }
 
     /// Clears the posterior back to the prior.
     pub fn forget(&mut self) {
-        self.learner.posterior.forget();
+        self.learner.forget();
     }
 }
 
@@ -381,7 +437,7 @@ impl<G: Game, E: Evaluator<G> + Clone> Agent<G> for OnlineAgent<G, E> {
 
     fn choose(&mut self, state: &G, rng: &mut dyn rand::RngCore) -> Result<G::Move, GameError> {
         self.learner.observe(state)?;
-        let theta = OpponentModel::boltzmann(self.learner.posterior.mean())?;
+        let theta = OpponentModel::boltzmann(self.learner.posterior().mean())?;
         let mv = match &mut self.player {
             OnlinePlayer::Ours(p) => {
                 p.search().set_model(theta);
@@ -399,7 +455,7 @@ impl<G: Game, E: Evaluator<G> + Clone> Agent<G> for OnlineAgent<G, E> {
     fn reset(&mut self) {
         self.learner.watcher.clear();
         if self.forget_each_game {
-            self.learner.posterior.forget();
+            self.learner.forget();
         }
     }
 
@@ -442,7 +498,8 @@ pub struct AdaptiveStep {
 pub struct AdaptiveAgent<G: Game, E: Evaluator<G>> {
     factory: StandardAgents<E>,
     dial: Dial,
-    curve: String,
+    /// The dial's curves, one per model of the learner.
+    curves: Vec<String>,
     nu: f64,
     target: f64,
     learner: ThetaLearner<G, E>,
@@ -473,29 +530,36 @@ where
     E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
     /// An adaptive agent over `factory`'s dial (it must have one) aiming at
-    /// the opponent score `target ∈ (0, 1)`, observing with depth-`depth`
-    /// values (the dial must have the curve `boltzmann:depth=D,...`; `None`:
-    /// its shallowest such curve).
+    /// the opponent score `target ∈ (0, 1)`. With `depth: Some(D)` it
+    /// observes through depth-`D` values only (the dial must have the curve
+    /// `boltzmann:depth=D,...`); with `None`, through every capped
+    /// Boltzmann curve of the dial at once, weighing them by how well each
+    /// explains the moves.
     pub fn new(factory: StandardAgents<E>, target: f64, depth: Option<u32>) -> Result<Self, String> {
         if !(target > 0.0 && target < 1.0) {
             return Err(format!("target must be within (0, 1), got {target}"));
         }
         let dial = factory.dial.clone().ok_or("adaptive needs a calibrated game (a dial)")?;
-        let (curve, d, cap) = boltzmann_curve(&dial, depth)?;
+        let found = boltzmann_curves(&dial, depth)?;
         let nu = dial.calibration().draw_nu.unwrap_or(0.0);
-        let learner = ThetaLearner::new(factory.eval.clone(), d, cap, factory.table_mib).map_err(|e| e.to_string())?;
+        let models: Vec<(u32, f64)> = found.iter().map(|c| (c.1, c.2)).collect();
+        let learner = ThetaLearner::new(&factory.eval, &models, factory.table_mib).map_err(|e| e.to_string())?;
+        let name = match depth {
+            Some(d) => format!("adaptive:target={target},depth={d}"),
+            None => format!("adaptive:target={target}"),
+        };
         let mut agent = AdaptiveAgent {
             inner: Box::new(search_core::RandomAgent),
             factory,
             dial,
-            curve,
+            curves: found.into_iter().map(|c| c.0).collect(),
             nu,
             target,
             learner,
             own: 0.0,
             built_at: f64::NAN,
             trajectory: Vec::new(),
-            name: format!("adaptive:target={target},depth={d}"),
+            name,
         };
         let aim = agent.aim(agent.opponent_elo());
         agent.own = aim;
@@ -503,10 +567,27 @@ where
         Ok(agent)
     }
 
-    /// The opponent's estimated rating.
+    /// The opponent's estimated rating: on each curve, the posterior mean
+    /// of the rating of its θ; averaged over the curves with their
+    /// probabilities ([`curve_probabilities`](Self::curve_probabilities)).
     pub fn opponent_elo(&self) -> f64 {
-        let (dial, curve) = (&self.dial, &self.curve);
-        self.learner.posterior.mean_of(|t| dial.rating_of(curve, t).unwrap_or(0.0))
+        let dial = &self.dial;
+        self.curve_probabilities()
+            .iter()
+            .zip(&self.learner.models)
+            .map(|((curve, p), (_, post))| p * post.mean_of(|t| dial.rating_of(curve, t).unwrap_or(0.0)))
+            .sum()
+    }
+
+    /// Each curve observed through, with the probability that the opponent
+    /// is best described by it (its posterior's evidence, normalised; equal
+    /// before any move).
+    pub fn curve_probabilities(&self) -> Vec<(String, f64)> {
+        let logs: Vec<f64> = self.learner.models.iter().map(|m| m.1.log_evidence()).collect();
+        let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let w: Vec<f64> = logs.iter().map(|l| (l - top).exp()).collect();
+        let total: f64 = w.iter().sum();
+        self.curves.iter().cloned().zip(w.into_iter().map(|x| x / total)).collect()
     }
 
     /// The rating it currently plays at.
@@ -514,9 +595,11 @@ where
         self.own
     }
 
-    /// The posterior over the opponent's θ.
+    /// The posterior over the opponent's θ on the most probable curve.
     pub fn posterior(&self) -> &ThetaPosterior {
-        &self.learner.posterior
+        let p = self.curve_probabilities();
+        let best = (0..p.len()).fold(0, |b, i| if p[i].1 > p[b].1 { i } else { b });
+        &self.learner.models[best].1
     }
 
     /// Every step so far (one per observed opponent move).
@@ -553,14 +636,10 @@ where
     fn adapt(&mut self) -> Result<(), String> {
         let opp = self.opponent_elo();
         let aim = self.aim(opp);
-        let n = self.learner.posterior.observations() as f64;
+        let observations = self.learner.posterior().observations();
+        let n = observations as f64;
         self.own += STEP * n / (n + HALF) * (aim - self.own);
-        self.trajectory.push(AdaptiveStep {
-            observations: self.learner.posterior.observations(),
-            opponent_elo: opp,
-            aim,
-            own_elo: self.own,
-        });
+        self.trajectory.push(AdaptiveStep { observations, opponent_elo: opp, aim, own_elo: self.own });
         if (self.own - self.built_at).abs() > REBUILD {
             self.rebuild()?;
         }
@@ -614,9 +693,9 @@ where
     }
 }
 
-/// The dial's curve `boltzmann:depth=D,cap=C` for `depth` (or the
-/// shallowest one): `(name, D, C)`.
-fn boltzmann_curve(dial: &Dial, depth: Option<u32>) -> Result<(String, u32, f64), String> {
+/// The dial's curves `boltzmann:depth=D,cap=C`, shallowest first, as
+/// `(name, D, C)`: the one at `depth`, or all of them.
+fn boltzmann_curves(dial: &Dial, depth: Option<u32>) -> Result<Vec<(String, u32, f64)>, String> {
     let mut found: Vec<(String, u32, f64)> = Vec::new();
     for r in &dial.calibration().rungs {
         let Some(name) = &r.curve else { continue };
@@ -634,16 +713,19 @@ fn boltzmann_curve(dial: &Dial, depth: Option<u32>) -> Result<(String, u32, f64)
     }
     found.sort_by_key(|f| f.1);
     match depth {
-        None => found.into_iter().next().ok_or_else(|| "the dial has no capped boltzmann curve".to_string()),
-        Some(d) => {
-            found.into_iter().find(|f| f.1 == d).ok_or_else(|| format!("the dial has no boltzmann curve at depth {d}"))
-        }
+        None if found.is_empty() => Err("the dial has no capped boltzmann curve".to_string()),
+        None => Ok(found),
+        Some(d) => found
+            .into_iter()
+            .find(|f| f.1 == d)
+            .map(|f| vec![f])
+            .ok_or_else(|| format!("the dial has no boltzmann curve at depth {d}")),
     }
 }
 
 /// The cap of the dial's shallowest Boltzmann curve, if any.
 fn dial_cap(dial: Option<&Dial>) -> Option<f64> {
-    dial.and_then(|d| boltzmann_curve(d, None).ok()).map(|c| c.2)
+    dial.and_then(|d| boltzmann_curves(d, None).ok()).and_then(|c| c.first().map(|c| c.2))
 }
 
 /// Builds `aware`, `online` and `adaptive` (see [`StandardAgents`]);
@@ -737,7 +819,9 @@ pub(super) fn kinds(dial: bool) -> Vec<(String, String)> {
     if dial {
         v.push((
             "adaptive:target=S[,depth=D]".to_string(),
-            "sets the dial so that the opponent's expected score is S".to_string(),
+            "sets the dial so that the opponent's expected score is S (its rating estimated on every \
+             curve of the dial, or at depth D only)"
+                .to_string(),
         ));
     }
     v
