@@ -91,6 +91,10 @@ async function newGame(extra) {
   };
   const seed = $("seed").value.trim();
   if (seed !== "") body.seed = Number(seed);
+  // A learning opponent (online, adaptive) keeps what it learnt about you
+  // from one game to the next: a series, while game and opponent stay.
+  const prev = ui.state;
+  if (prev && prev.memory && prev.game === body.game && prev.opponent === body.opponent) body.after = prev.id;
   Object.assign(body, extra || {});
   ui.selected = null;
   ui.pending = null;
@@ -384,7 +388,8 @@ function renderThought(st) {
 }
 
 function renderLog(st) {
-  $("engine-spec").textContent = `Engine: ${st.spec}` + (st.spec !== st.opponent ? ` (asked: ${st.opponent})` : "") + `, seed ${st.seed}`;
+  $("engine-spec").textContent = `Engine: ${st.spec}` + (st.spec !== st.opponent ? ` (asked: ${st.opponent})` : "") + `, seed ${st.seed}`
+    + (st.memory ? `; it learns from your moves (${st.memory.games} earlier game${st.memory.games === 1 ? "" : "s"})` : "");
   const ol = $("log");
   ol.innerHTML = "";
   // Sides alternate: the last move was made by the side not to move now.

@@ -212,6 +212,9 @@ struct NewGame {
     /// Moves to play first (from `position` or the start).
     moves: Option<String>,
     seed: Option<u64>,
+    /// The id of the previous game of a series: a learning opponent
+    /// (`online`, `adaptive`) carries over what it learnt there.
+    after: Option<String>,
 }
 
 /// `POST /api/games/{id}/moves`.
@@ -236,7 +239,19 @@ async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>
     };
     let spec = app.registry.budgeted(&opponent)?;
     let seed = req.seed.unwrap_or_else(|| app.next_seed());
-    let setup = Setup { opponent, spec, human, seed, position: req.position, moves: req.moves };
+    // A series: the previous game's learning opponent, if it had one.
+    let carried = match &req.after {
+        None => None,
+        Some(prev) => {
+            let entry = app.get(prev)?;
+            let mut e = lock(&entry);
+            if e.thinking {
+                return Err(ApiError::Conflict("after: the previous game's engine is thinking".into()));
+            }
+            e.play.carry(&req.game, &spec)?
+        }
+    };
+    let setup = Setup { opponent, spec, human, seed, position: req.position, moves: req.moves, carried };
     let app2 = app.clone();
     let game = req.game.clone();
     // Building the agent allocates its table: on a worker too.

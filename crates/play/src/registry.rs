@@ -197,12 +197,13 @@ impl Registry {
         where
             G::Move: Send + Sync,
         {
-            // Building the agent checks the spec (and allocates its table once).
-            roster().build(&setup.spec).map_err(|e| {
+            // Building the agent checks the spec (and allocates its table
+            // once); a learning opponent is kept.
+            let built = roster().build(&setup.spec).map_err(|e| {
                 let asked = crate::api::shorten(&setup.opponent);
                 ApiError::Unprocessable(format!("agent spec {asked:?}: {}", e.message))
             })?;
-            Ok(Box::new(Typed::new(roster.clone(), setup)?))
+            Ok(Box::new(Typed::new(roster.clone(), setup, built)?))
         }
         match game {
             "tictactoe" => make(&self.tictactoe, setup),
@@ -262,6 +263,7 @@ mod tests {
                     seed: 1,
                     position: None,
                     moves: None,
+                    carried: None,
                 };
                 r.create(info.name, setup).unwrap();
             }

@@ -1,13 +1,17 @@
 //! One game against the engine: its moves, the engine's spec and seed, and
 //! the engine's reply (computed off the async executor).
 
+use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use experiments::dial::RosterMaker;
 use search_core::rng::{self, derive_seed};
-use search_core::{Game, Outcome, Player, RngExt, Status, Turn};
+use search_core::{Agent, Game, Outcome, Player, RngExt, Status, Turn};
 use serde::Serialize;
+use strength::agents::BoxedAgent;
+use strength::spec::AgentSpec;
 
 use crate::error::ApiError;
 use crate::games::{Board, ExportHeader, UiGame};
@@ -67,6 +71,48 @@ pub(crate) struct StateView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) start_fen: Option<String>,
     pub(crate) reply: Option<Reply>,
+    /// For an opponent that learns from the human's moves: what it has
+    /// learnt from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) memory: Option<MemoryView>,
+}
+
+/// What a learning opponent has seen.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub(crate) struct MemoryView {
+    /// Earlier games of the series it learnt from (0 in the first game).
+    pub(crate) games: u32,
+}
+
+/// Whether agents of `spec` learn from their opponent's moves, so that a
+/// session keeps one across its moves and hands it on to the next game of
+/// a series: `online` and `adaptive`.
+pub(crate) fn learns(spec: &str) -> bool {
+    spec.parse::<AgentSpec>().is_ok_and(|s| matches!(s.kind(), "online" | "adaptive"))
+}
+
+/// A learning opponent kept by a session.
+type Kept<G> = Arc<Mutex<BoxedAgent<G>>>;
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A learning opponent handed from one game to the next of a series.
+pub(crate) struct Carried {
+    /// Games it has learnt from, the one it comes from included.
+    games: u32,
+    /// The [`Kept`] agent of the game's type.
+    agent: Box<dyn Any + Send>,
+    /// The final position when the game it comes from was over (the type
+    /// `G`): it still has to see the move that ended it.
+    last: Option<Box<dyn Any + Send>>,
+}
+
+impl std::fmt::Debug for Carried {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Carried").field("games", &self.games).field("over", &self.last.is_some()).finish()
+    }
 }
 
 /// An export of a game.
@@ -116,6 +162,11 @@ pub(crate) trait Play: Send {
     fn undo(&mut self) -> Result<(), ApiError>;
     /// The export.
     fn export(&self) -> Export;
+    /// Hands over the learning opponent (see [`learns`]), if there is one,
+    /// to the next game of a series, which must be of the same `game`
+    /// against the same `spec` (else 422, and nothing is handed over); the
+    /// session goes on with fresh agents.
+    fn carry(&mut self, game: &str, spec: &str) -> Result<Option<Carried>, ApiError>;
 }
 
 /// How a session starts.
@@ -127,6 +178,8 @@ pub(crate) struct Setup {
     pub(crate) seed: u64,
     pub(crate) position: Option<String>,
     pub(crate) moves: Option<String>,
+    /// The learning opponent of the previous game of a series.
+    pub(crate) carried: Option<Carried>,
 }
 
 /// A session of game `G`.
@@ -143,6 +196,9 @@ where
     current: G,
     moves: Vec<G::Move>,
     reply: Option<Reply>,
+    /// The learning opponent, kept across moves, and the earlier games it
+    /// learnt from.
+    kept: Option<(Kept<G>, u32)>,
 }
 
 fn legal<G: Game>(g: &G) -> Vec<G::Move> {
@@ -176,8 +232,28 @@ impl<G: UiGame> Typed<G>
 where
     G::Move: Send + Sync,
 {
-    /// A new session; errors are about the position or the move line.
-    pub(crate) fn new(roster: RosterMaker<G>, setup: Setup) -> Result<Self, ApiError> {
+    /// A new session; errors are about the position or the move line, or
+    /// a series whose previous game was another game or opponent. `built`:
+    /// the opponent, built from the spec (kept when it learns).
+    pub(crate) fn new(roster: RosterMaker<G>, mut setup: Setup, built: BoxedAgent<G>) -> Result<Self, ApiError> {
+        let kept = match setup.carried.take() {
+            Some(c) => {
+                let agent = c
+                    .agent
+                    .downcast::<Kept<G>>()
+                    .map_err(|_| ApiError::Unprocessable("after: not a game of this kind".into()))?;
+                {
+                    let mut a = lock(&agent);
+                    if let Some(last) = c.last.and_then(|l| l.downcast::<G>().ok()) {
+                        a.game_over(&last);
+                    }
+                    a.reset();
+                }
+                Some((*agent, c.games))
+            }
+            None if learns(&setup.spec) => Some((Arc::new(Mutex::new(built)), 0)),
+            None => None,
+        };
         let start = match setup.position.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
             None => G::start(),
             Some(text) => match G::parse_position(text) {
@@ -204,6 +280,7 @@ where
             start,
             moves: Vec::new(),
             reply: None,
+            kept,
         };
         for word in line_words(setup.moves.as_deref().unwrap_or("")) {
             let mv = parse_legal(&s.current, word).map_err(|e| ApiError::Unprocessable(format!("moves: {e}")))?;
@@ -273,6 +350,7 @@ where
             board: self.current.board(),
             start_fen,
             reply: self.reply.clone(),
+            memory: self.kept.as_ref().map(|k| MemoryView { games: k.1 }),
         }
     }
 
@@ -293,11 +371,13 @@ where
 
     fn engine_job(&self) -> EngineJob {
         let state = self.current.clone();
-        let roster = self.roster.clone();
-        let spec = self.spec.clone();
+        let source = match &self.kept {
+            Some((agent, _)) => Source::Kept(agent.clone()),
+            None => Source::Fresh(self.roster.clone(), self.spec.clone()),
+        };
         let ply = self.moves.len();
         let seed = derive_seed(self.seed, ply as u64);
-        Box::new(move || think(&state, &roster, &spec, seed, ply))
+        Box::new(move || think(&state, source, seed, ply))
     }
 
     fn apply_engine(&mut self, out: EngineOutput) -> Result<(), ApiError> {
@@ -339,13 +419,38 @@ where
         let position = self.start.board().fen;
         Export { game: G::NAME, format, text, moves, position }
     }
+
+    fn carry(&mut self, game: &str, spec: &str) -> Result<Option<Carried>, ApiError> {
+        if self.kept.is_none() {
+            return Ok(None);
+        }
+        if game != G::NAME || spec != self.spec {
+            return Err(ApiError::Unprocessable(format!(
+                "after: the previous game was {} against {:?}; a series keeps the game and the opponent",
+                G::NAME,
+                crate::api::shorten(&self.spec)
+            )));
+        }
+        let Some((agent, games)) = self.kept.take() else { return Ok(None) };
+        let last: Option<Box<dyn Any + Send>> =
+            if self.outcome().is_some() { Some(Box::new(self.current.clone())) } else { None };
+        Ok(Some(Carried { games: games + 1, agent: Box::new(agent), last }))
+    }
 }
 
-/// Runs the engine on `state`: builds the agent from `spec` (afresh, so
-/// that its reply depends only on the position, the spec and the seed) and
-/// asks it for an explained choice. Never fails and never panics: when the
-/// agent cannot choose, a random legal move is played and the reply says so.
-fn think<G: UiGame>(state: &G, roster: &RosterMaker<G>, spec: &str, seed: u64, ply: usize) -> EngineOutput
+/// Where the engine's agent comes from.
+enum Source<G: Game> {
+    /// Built afresh from the spec, so that its reply depends only on the
+    /// position, the spec and the seed.
+    Fresh(RosterMaker<G>, String),
+    /// The session's learning opponent.
+    Kept(Kept<G>),
+}
+
+/// Runs the engine on `state`: takes the agent from `source` and asks it
+/// for an explained choice. Never fails and never panics: when the agent
+/// cannot choose, a random legal move is played and the reply says so.
+fn think<G: UiGame>(state: &G, source: Source<G>, seed: u64, ply: usize) -> EngineOutput
 where
     G::Move: Send + Sync,
 {
@@ -353,10 +458,15 @@ where
     let mut rng = rng::seeded(seed);
     let begin = Instant::now();
     let choice = catch_unwind(AssertUnwindSafe(|| {
-        let mut agent = roster().build(spec).map_err(|e| e.to_string())?;
         let mut g = state.clone();
         g.mark_search_root();
-        agent.choose_explained(&g, &mut rng).map_err(|e| e.to_string())
+        match source {
+            Source::Fresh(roster, spec) => {
+                let mut agent = roster().build(&spec).map_err(|e| e.to_string())?;
+                agent.choose_explained(&g, &mut rng).map_err(|e| e.to_string())
+            }
+            Source::Kept(agent) => lock(&agent).choose_explained(&g, &mut rng).map_err(|e| e.to_string()),
+        }
     }));
     let ms = begin.elapsed().as_secs_f64() * 1000.0;
     let choice = match choice {

@@ -443,3 +443,53 @@ async fn chess_against_a_human_like_player() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
     assert!(error_of(&v).contains("pick"), "{v}");
 }
+
+/// Plays the first legal move until the game is over.
+async fn play_out(r: &Router, mut state: Value) -> Value {
+    let id = state["id"].as_str().unwrap().to_string();
+    while state["status"] == "ongoing" {
+        let mv = state["legal"][0].as_str().unwrap().to_string();
+        let (status, s) =
+            call(r, Method::POST, &format!("/api/games/{id}/moves"), Some(&json!({"move": mv}).to_string())).await;
+        assert_eq!(status, StatusCode::OK, "{s}");
+        state = s;
+    }
+    state
+}
+
+/// A learning opponent (`online`, `adaptive`) is kept for the whole game
+/// and handed on to the next game of a series (`after`), which says how
+/// many games it has learnt from; other opponents have no memory.
+#[tokio::test]
+async fn a_learning_opponent_carries_over_a_series() {
+    let r = app();
+    let spec = "adaptive:target=0.5";
+    let mut prev: Option<String> = None;
+    for games in 0..3u64 {
+        let mut body = json!({"game": "tictactoe", "opponent": spec, "human": "first", "seed": games});
+        if let Some(p) = &prev {
+            body["after"] = json!(p);
+        }
+        let v = create(&r, body).await;
+        assert_eq!(v["memory"]["games"], games, "{v}");
+        let end = play_out(&r, v).await;
+        assert_ne!(end["status"], "ongoing");
+        prev = Some(end["id"].as_str().unwrap().to_string());
+    }
+    let prev = prev.unwrap();
+    // A series keeps the game and the opponent: nothing is handed over
+    // otherwise, and the previous game keeps its opponent.
+    for (game, opponent) in [("tictactoe", "online:depth=9"), ("connect4", spec)] {
+        let body = json!({"game": game, "opponent": opponent, "after": prev});
+        let (status, e) = call(&r, Method::POST, "/api/games", Some(&body.to_string())).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+        assert!(error_of(&e).contains("series"), "{e}");
+    }
+    let v = create(&r, json!({"game": "tictactoe", "opponent": spec, "after": prev})).await;
+    assert_eq!(v["memory"]["games"], 3, "{v}");
+    let (status, e) =
+        call(&r, Method::POST, "/api/games", Some(&json!({"game": "tictactoe", "after": "nope"}).to_string())).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{e}");
+    let v = create(&r, json!({"game": "tictactoe", "opponent": "alphabeta:depth=9"})).await;
+    assert!(v.get("memory").is_none(), "{v}");
+}
