@@ -547,6 +547,46 @@ impl From<Fit> for experiments::dial::fitting::Args {
     }
 }
 
+/// Arguments of `cargo xtask fit-validation`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct FitValidation {
+    /// The game: tictactoe, connect4 (exact values), gobang or chess (depth:1 values).
+    game: String,
+    /// Synthetic players per model [default: 200 for tictactoe and connect4, 50 for gobang and chess; 20 with
+    /// --quick].
+    #[arg(long, value_name = "N")]
+    players: Option<usize>,
+    /// The numbers of games fitted, increasing, separated by commas [default: 1,3,10,30,100; 1,3,10 with
+    /// --quick].
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    games: Option<Vec<u32>>,
+    /// The players' models: boltzmann, epsilon, noise (separated by commas) [default: boltzmann,epsilon].
+    #[arg(long, value_name = "MODELS")]
+    models: Vec<String>,
+    /// The master seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A small run (20 players, 1, 3 and 10 games).
+    #[arg(long)]
+    quick: bool,
+    /// Worker threads (default: one per core); results do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Write GAME.md, GAME.json and GAME.svg into this directory.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print the JSON (every player's estimates) instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+impl From<FitValidation> for experiments::dial::fit_validation::Args {
+    fn from(f: FitValidation) -> Self {
+        let FitValidation { game, players, games, models, seed, quick, threads, out, json } = f;
+        Self { game, players, games, models, seed, quick, threads, out, json }
+    }
+}
+
 /// Arguments of `cargo xtask play`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Play {

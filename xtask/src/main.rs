@@ -50,6 +50,9 @@ enum Command {
     Calibrate(flags::Calibrate),
     /// Estimate a player's model (Boltzmann θ, ε-greedy, noise) from their games, with its 95% interval and Elo.
     Fit(flags::Fit),
+    /// Validate the player-model estimators on synthetic players of known θ / ε in real games: bias, RMSE and
+    /// interval coverage against the number of games, and model choice by AIC.
+    FitValidation(flags::FitValidation),
     /// Run the property tests (test targets named fuzz_*) with many cases, timed.
     Fuzz(flags::Fuzz),
     /// Serve the web app (play against the agents in a browser) until Ctrl-C.
@@ -105,6 +108,7 @@ fn main() -> ExitCode {
         Command::Match(args) => dial::matches::run(args.into()),
         Command::Calibrate(args) => dial::calibrate::run(args.into()),
         Command::Fit(args) => dial::fitting::run(args.into()),
+        Command::FitValidation(args) => dial::fit_validation::run(args.into()),
         Command::Play(args) => args.run(),
         Command::Loadtest(args) => args.run(),
         Command::Nash(args) => tools::nash::run(args.into()),

@@ -47,9 +47,11 @@
 //! fifty moves, insufficient material) while the game went on have no
 //! values: their decisions are skipped and counted.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use games_chess::{ChessEval, ChessGame};
@@ -108,8 +110,10 @@ const SOLVER_TABLE_MIB: usize = 64;
 
 /// Where the move values come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Values {
+pub(crate) enum Values {
+    /// Tic-tac-toe's game values, connect-4's solver scores.
     Exact,
+    /// The game's evaluator backed up this many plies.
     Depth(u32),
 }
 
@@ -184,7 +188,7 @@ impl std::fmt::Display for Selection {
 }
 
 /// The command-line name of a model.
-fn model_name(m: Model) -> &'static str {
+pub(crate) fn model_name(m: Model) -> &'static str {
     match m {
         Model::Boltzmann => "boltzmann",
         Model::EpsilonGreedy => "epsilon",
@@ -193,7 +197,7 @@ fn model_name(m: Model) -> &'static str {
 }
 
 /// The parameter's symbol.
-fn symbol(m: Model) -> &'static str {
+pub(crate) fn symbol(m: Model) -> &'static str {
     match m {
         Model::Boltzmann => "θ",
         Model::EpsilonGreedy => "ε",
@@ -245,7 +249,7 @@ struct Tally {
 
 /// What a valuer says about a position: every legal move's value from the
 /// mover's side, or that it is not valued (too early for the solver).
-type Valued<M> = Option<Vec<(M, f64)>>;
+pub(crate) type Valued<M> = Option<Vec<(M, f64)>>;
 
 /// Reads move lines: one game per line (blank lines and `#` lines are not
 /// games), moves separated by whitespace, or with `chars` every
@@ -333,14 +337,17 @@ fn collect<G: Game>(
 }
 
 /// A depth-`depth` minimax search with exact root scores, as the dial's
-/// Boltzmann agents run it; `reset` empties its table (before each game).
-struct DepthValuer<G: Game, E: Evaluator<G>> {
+/// Boltzmann agents run it; [`clear`](Self::clear) empties its table (before
+/// each game).
+pub(crate) struct DepthValuer<G: Game, E: Evaluator<G>> {
     search: Search<G, Minimax, E>,
     limits: Limits,
 }
 
 impl<G: Game, E: Evaluator<G>> DepthValuer<G, E> {
-    fn new(eval: E, depth: u32, table_mib: usize) -> Result<Self, String> {
+    /// A valuer searching `depth` plies with a table of `table_mib` MiB
+    /// (none for games without hash keys).
+    pub(crate) fn new(eval: E, depth: u32, table_mib: usize) -> Result<Self, String> {
         let opts = Options::recommended::<G, Minimax, E>(&eval)
             .with_table_mib(if G::HASHED { table_mib } else { 0 })
             .with_aspiration(None)
@@ -351,7 +358,13 @@ impl<G: Game, E: Evaluator<G>> DepthValuer<G, E> {
         Ok(DepthValuer { search, limits })
     }
 
-    fn values(&mut self, g: &G) -> Result<Vec<(G::Move, f64)>, String> {
+    /// Empties the transposition table.
+    pub(crate) fn clear(&mut self) {
+        self.search.clear();
+    }
+
+    /// Every legal move's exact depth-`depth` score, from the mover's side.
+    pub(crate) fn values(&mut self, g: &G) -> Result<Vec<(G::Move, f64)>, String> {
         let r = self.search.run(g, &self.limits).map_err(|e| e.to_string())?;
         if !r.complete || r.root_moves.iter().any(|m| m.bound != Bound::Exact || m.score.is_nan()) {
             return Err("the search did not give exact root scores".into());
@@ -371,7 +384,7 @@ fn depth_tally<G: Game, E: Evaluator<G>>(
     let mut valuer = DepthValuer::new(eval, depth, table_mib)?;
     let mut total = Tally::default();
     for r in records {
-        valuer.search.clear();
+        valuer.clear();
         let t = collect(path, std::slice::from_ref(r), |g| valuer.values(g).map(Some))?;
         total.decisions.extend(t.decisions);
         total.early += t.early;
@@ -382,26 +395,87 @@ fn depth_tally<G: Game, E: Evaluator<G>>(
 
 /// Tic-tac-toe's exact values: the sign of a full-depth search's scores.
 fn tictactoe_exact(path: &str, records: &[Record<TicTacToe>]) -> Result<Tally, String> {
-    let mut valuer = DepthValuer::new(TicTacToeEval::default(), 9, 1)?;
-    collect(path, records, |g| {
-        let v = valuer.values(g)?;
-        Ok(Some(
-            v.into_iter()
-                .map(|(m, s)| {
-                    (
-                        m,
-                        if s > 0.0 {
-                            1.0
-                        } else if s < 0.0 {
-                            -1.0
-                        } else {
-                            0.0
-                        },
-                    )
-                })
-                .collect(),
-        ))
-    })
+    let mut valuer = tictactoe_valuer()?;
+    collect(path, records, |g| tictactoe_exact_values(&mut valuer, g).map(Some))
+}
+
+/// The full-depth tic-tac-toe search behind [`tictactoe_exact_values`].
+pub(crate) fn tictactoe_valuer() -> Result<DepthValuer<TicTacToe, TicTacToeEval>, String> {
+    DepthValuer::new(TicTacToeEval::default(), 9, 1)
+}
+
+/// Tic-tac-toe's exact values of every legal move: +1, 0 or −1 for a win,
+/// draw or loss with best play after it, from the mover's side.
+pub(crate) fn tictactoe_exact_values(
+    valuer: &mut DepthValuer<TicTacToe, TicTacToeEval>,
+    g: &TicTacToe,
+) -> Result<Vec<(<TicTacToe as Game>::Move, f64)>, String> {
+    Ok(valuer.values(g)?.into_iter().map(|(m, s)| (m, if s == 0.0 { 0.0 } else { s.signum() })).collect())
+}
+
+/// Solved connect-4 scores shared between valuers (and threads): position
+/// key to the score of the side to move. Every entry is exact, so sharing
+/// cannot change a result.
+pub(crate) type SolvedCache = Arc<Mutex<HashMap<u64, i32>>>;
+
+/// Connect-4's exact values (standard 7×6 board): the solver's score of
+/// each move, from the mover's side, for positions with at least
+/// `min_discs` discs; earlier positions are not valued.
+pub(crate) struct Connect4Exact {
+    solver: Solver,
+    min_discs: u32,
+    cache: SolvedCache,
+}
+
+impl Connect4Exact {
+    /// A valuer with its own solver (table of [`SOLVER_TABLE_MIB`] MiB) and
+    /// the shared `cache`.
+    pub(crate) fn new(min_discs: u32, book: Option<&Path>, cache: SolvedCache) -> Result<Self, String> {
+        let mut solver = Solver::with_table_mib(7, 6, SOLVER_TABLE_MIB).map_err(|e| e.to_string())?;
+        if let Some(file) = book {
+            let book = Book::load(file).map_err(|e| format!("{}: {e}", file.display()))?;
+            solver.set_book(Some(book)).map_err(|e| format!("{}: {e}", file.display()))?;
+        }
+        Ok(Connect4Exact { solver, min_discs, cache })
+    }
+
+    /// Every legal move's exact score from the mover's side (a move that
+    /// wins at once scores the solver's win score, one that fills the board
+    /// 0), or `None` on a board with fewer than `min_discs` discs.
+    pub(crate) fn values(&mut self, g: &Connect4) -> Result<Valued<<Connect4 as Game>::Move>, String> {
+        let n = g.moves_played();
+        if n < self.min_discs {
+            return Ok(None);
+        }
+        let cells = (g.width() * g.height()) as i32;
+        let mut moves = Vec::new();
+        g.generate(&mut moves);
+        let mut out = Vec::with_capacity(moves.len());
+        for mv in moves {
+            let mut after = *g;
+            after.play(mv);
+            let score = if after.winner().is_some() {
+                // A win with the next disc on a board of `n` discs.
+                (cells + 1 - n as i32) / 2
+            } else if after.is_full() {
+                0
+            } else {
+                let key = after.key();
+                let cached = self.cache.lock().map_err(|e| e.to_string())?.get(&key).copied();
+                let s = match cached {
+                    Some(s) => s,
+                    None => {
+                        let s = self.solver.solve(&after).map_err(|e| e.to_string())?.score;
+                        self.cache.lock().map_err(|e| e.to_string())?.insert(key, s);
+                        s
+                    }
+                };
+                -s
+            };
+            out.push((mv, f64::from(score)));
+        }
+        Ok(Some(out))
+    }
 }
 
 /// Connect-4's exact values: the solver's scores, from the mover's side,
@@ -412,37 +486,8 @@ fn connect4_exact(
     min_discs: u32,
     book: Option<&Path>,
 ) -> Result<Tally, String> {
-    let (w, h) = (7, 6);
-    let mut solver = Solver::with_table_mib(w, h, SOLVER_TABLE_MIB).map_err(|e| e.to_string())?;
-    if let Some(file) = book {
-        let book = Book::load(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        solver.set_book(Some(book)).map_err(|e| format!("{}: {e}", file.display()))?;
-    }
-    let cells = (w * h) as i32;
-    let mut moves = Vec::new();
-    collect(path, records, |g| {
-        let n = g.moves_played();
-        if n < min_discs {
-            return Ok(None);
-        }
-        moves.clear();
-        g.generate(&mut moves);
-        let mut out = Vec::with_capacity(moves.len());
-        for &mv in &moves {
-            let mut after = *g;
-            after.play(mv);
-            let score = if after.winner().is_some() {
-                // A win with the next disc on a board of `n` discs.
-                (cells + 1 - n as i32) / 2
-            } else if after.is_full() {
-                0
-            } else {
-                -solver.solve(&after).map_err(|e| e.to_string())?.score
-            };
-            out.push((mv, f64::from(score)));
-        }
-        Ok(Some(out))
-    })
+    let mut valuer = Connect4Exact::new(min_discs, book, SolvedCache::default())?;
+    collect(path, records, |g| valuer.values(g))
 }
 
 /// The chess records of a PGN file: moves checked legal on the board, the
@@ -506,7 +551,7 @@ fn cap_of(spec: &AgentSpec) -> Result<Option<(f64, bool)>, ()> {
 
 /// The calibration's curves `boltzmann:depth=D,[soft]cap=...`: `(curve,
 /// cap)`.
-fn curves_of_depth(calibration: &Calibration, depth: u32) -> Vec<(String, Option<(f64, bool)>)> {
+pub(crate) fn curves_of_depth(calibration: &Calibration, depth: u32) -> Vec<(String, Option<(f64, bool)>)> {
     let mut out: Vec<(String, Option<(f64, bool)>)> = Vec::new();
     for c in calibration.rungs.iter().filter_map(|r| r.curve.as_deref()) {
         let Ok(spec) = c.parse::<AgentSpec>() else { continue };
@@ -535,7 +580,7 @@ struct DialCurve {
 }
 
 /// Formats a number with about four significant digits.
-fn num(x: f64) -> String {
+pub(crate) fn num(x: f64) -> String {
     if x == f64::INFINITY {
         return "+∞".into();
     }

@@ -6,6 +6,7 @@
 
 pub(crate) mod arena;
 pub mod calibrate;
+pub mod fit_validation;
 pub mod fitting;
 mod losses;
 pub mod matches;

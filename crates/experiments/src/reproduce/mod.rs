@@ -23,7 +23,7 @@
 mod experiments;
 mod output;
 pub(crate) mod plot;
-mod stats;
+pub(crate) mod stats;
 mod store;
 pub(crate) mod verdict;
 

@@ -39,6 +39,19 @@ pub(crate) fn paired_confidence(d: &[f64]) -> f64 {
     normal_cdf(m / se)
 }
 
+/// The 95% Wilson interval of `k` successes in `n` trials.
+pub(crate) fn wilson(k: f64, n: f64) -> (f64, f64) {
+    if n == 0.0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.96f64;
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,6 +33,7 @@ use search_core::{Evaluator, Game, Outcome, Player, Status, Turn};
 use serde_json::{Value, json};
 
 use crate::reproduce::output::table;
+use crate::reproduce::stats::wilson;
 use crate::reproduce::verdict;
 use crate::reproduce::{Experiment, Finished, Row, Scale, plot, row};
 
@@ -470,19 +471,6 @@ fn match_game_with(
             one_game(&start, ChessEval, opponent, depth, emm_t, game.max_plies(), seed)
         }
     }
-}
-
-/// The 95% Wilson interval of `k` successes in `n` trials.
-fn wilson(k: f64, n: f64) -> (f64, f64) {
-    if n == 0.0 {
-        return (0.0, 1.0);
-    }
-    let z = 1.96f64;
-    let p = k / n;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 fn opponent_of(name: &str) -> Option<Algo> {
