@@ -250,6 +250,13 @@ fn opp_depth_is_checked() {
     assert!(r.build("aware:depth=2,theta=1,cap=1,opp_depth=x").is_err());
     let a = r.build("aware:depth=2,theta=1,cap=1,opp_depth=3").unwrap();
     assert_eq!(a.name(), "aware:depth=2,theta=1,cap=1,opp_depth=3");
+    // Safety blends the predicted replies: it needs opp_depth, and κ ∈ [0, 1).
+    for bad in ["safety=0.3", "opp_depth=3,safety=1", "opp_depth=3,safety=-0.1", "opp_depth=3,safety=nan"] {
+        assert!(r.build(&format!("aware:depth=2,theta=1,cap=1,{bad}")).is_err(), "{bad}");
+        assert!(r.build(&format!("online:depth=2,cap=1,{bad}")).is_err(), "{bad}");
+    }
+    assert!(r.build("aware:depth=2,theta=1,cap=1,opp_depth=3,safety=0.3").is_ok());
+    assert!(r.build("online:depth=2,cap=1,opp_depth=3,safety=0.3").is_ok());
     assert!(
         PredictingAgent::new(Modelled::new(OpponentModel::boltzmann(1.0).unwrap()), TicTacToeEval::default(), 0, 1)
             .is_err()

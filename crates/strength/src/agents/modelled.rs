@@ -405,12 +405,18 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
 
     /// Searches with [`PredictingAgent`] instead: the opponent's moves
     /// predicted from its own depth-`opp_depth` values, with θ the
-    /// posterior mean (the spec's `opp_depth=K`).
-    pub fn with_opponent_depth(mut self, eval: E, opp_depth: u32) -> Result<Self, ParamError> {
+    /// posterior mean, its nodes valued with safety `κ`
+    /// ([`PredictingAgent::with_safety`]; the spec's `opp_depth=K` and
+    /// `safety=κ`).
+    pub fn with_opponent_depth(mut self, eval: E, opp_depth: u32, safety: f64) -> Result<Self, ParamError> {
         let (depth, cap) = (self.depth, self.learner.posterior().cap());
         let rule = Modelled::new(OpponentModel::boltzmann(self.learner.posterior().mean())?).with_cap(cap)?;
-        self.player = OnlinePlayer::Own(Box::new(PredictingAgent::new(rule, eval, depth, opp_depth)?));
+        let agent = PredictingAgent::new(rule, eval, depth, opp_depth)?.with_safety(safety)?;
+        self.player = OnlinePlayer::Own(Box::new(agent));
         self.name = format!("{},opp_depth={opp_depth}", self.name);
+        if safety > 0.0 {
+            self.name = format!("{},safety={safety}", self.name);
+        }
         Ok(self)
     }
 
@@ -751,14 +757,20 @@ where
             let theta: f64 = r.require("theta")?;
             let cap: Option<f64> = r.take("cap")?;
             let opp_depth: Option<u32> = r.take("opp_depth")?;
-            r.finish(&["depth", "theta", "cap", "opp_depth"])?;
+            let safety: Option<f64> = r.take("safety")?;
+            r.finish(&["depth", "theta", "cap", "opp_depth", "safety"])?;
+            if safety.is_some() && opp_depth.is_none() {
+                return Err(SpecError::new(spec, "safety needs opp_depth (it blends the predicted replies)"));
+            }
             let mut rule = Modelled::new(OpponentModel::boltzmann(theta).map_err(|e| err(&e))?);
             if let Some(c) = cap.or(dial_cap(agents.dial.as_ref())) {
                 rule = rule.with_cap(c).map_err(|e| err(&e))?;
             }
             if let Some(k) = opp_depth {
                 let k = depth_of(k)?;
-                let a = PredictingAgent::new(rule, agents.eval.clone(), depth, k).map_err(|e| err(&e))?;
+                let a = PredictingAgent::new(rule, agents.eval.clone(), depth, k)
+                    .and_then(|a| a.with_safety(safety.unwrap_or(0.0)))
+                    .map_err(|e| err(&e))?;
                 return Ok(Some(Box::new(a.named(spec.to_string()))));
             }
             let search = ModelledSearch::new(rule, agents.eval.clone());
@@ -769,7 +781,11 @@ where
             let cap: Option<f64> = r.take("cap")?;
             let memory: Option<String> = r.take("memory")?;
             let opp_depth: Option<u32> = r.take("opp_depth")?;
-            r.finish(&["depth", "cap", "memory", "opp_depth"])?;
+            let safety: Option<f64> = r.take("safety")?;
+            r.finish(&["depth", "cap", "memory", "opp_depth", "safety"])?;
+            if safety.is_some() && opp_depth.is_none() {
+                return Err(SpecError::new(spec, "safety needs opp_depth (it blends the predicted replies)"));
+            }
             let forget = match memory.as_deref() {
                 None | Some("keep") => false,
                 Some("game") => true,
@@ -781,7 +797,9 @@ where
             let mut a = OnlineAgent::new(agents.eval.clone(), depth, cap, forget, agents.table_mib.min(4))
                 .map_err(|e| err(&e))?;
             if let Some(k) = opp_depth {
-                a = a.with_opponent_depth(agents.eval.clone(), depth_of(k)?).map_err(|e| err(&e))?;
+                a = a
+                    .with_opponent_depth(agents.eval.clone(), depth_of(k)?, safety.unwrap_or(0.0))
+                    .map_err(|e| err(&e))?;
             }
             a.name = spec.to_string();
             Box::new(a)
@@ -806,13 +824,13 @@ where
 pub(super) fn kinds(dial: bool) -> Vec<(String, String)> {
     let mut v = vec![
         (
-            "aware:depth=D,theta=T[,cap=C][,opp_depth=K]".to_string(),
+            "aware:depth=D,theta=T[,cap=C][,opp_depth=K[,safety=S]]".to_string(),
             "searches against a Boltzmann opponent of inverse temperature T (with opp_depth: \
-             predicted from its own depth-K values)"
+             predicted from its own depth-K values; safety: the weight of its worst reply)"
                 .to_string(),
         ),
         (
-            "online:depth=D[,cap=C][,memory=keep|game][,opp_depth=K]".to_string(),
+            "online:depth=D[,cap=C][,memory=keep|game][,opp_depth=K[,safety=S]]".to_string(),
             "learns the opponent's θ from its moves and searches against it".to_string(),
         ),
     ];
