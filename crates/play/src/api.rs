@@ -33,7 +33,7 @@ type Shared = Arc<Mutex<Entry>>;
 
 /// Locks a mutex; a poisoned one (a panic while it was held, which the
 /// code never does on purpose) is used as it is.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 

@@ -3,7 +3,7 @@
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use experiments::dial::RosterMaker;
@@ -13,6 +13,7 @@ use serde::Serialize;
 use strength::agents::BoxedAgent;
 use strength::spec::AgentSpec;
 
+use crate::api::lock;
 use crate::error::ApiError;
 use crate::games::{Board, ExportHeader, UiGame};
 
@@ -93,10 +94,6 @@ pub(crate) fn learns(spec: &str) -> bool {
 
 /// A learning opponent kept by a session.
 type Kept<G> = Arc<Mutex<BoxedAgent<G>>>;
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// A learning opponent handed from one game to the next of a series.
 pub(crate) struct Carried {
@@ -421,10 +418,7 @@ where
     }
 
     fn carry(&mut self, game: &str, spec: &str) -> Result<Option<Carried>, ApiError> {
-        if self.kept.is_none() {
-            return Ok(None);
-        }
-        if game != G::NAME || spec != self.spec {
+        if self.kept.is_some() && (game != G::NAME || spec != self.spec) {
             return Err(ApiError::Unprocessable(format!(
                 "after: the previous game was {} against {:?}; a series keeps the game and the opponent",
                 G::NAME,
@@ -432,8 +426,7 @@ where
             )));
         }
         let Some((agent, games)) = self.kept.take() else { return Ok(None) };
-        let last: Option<Box<dyn Any + Send>> =
-            if self.outcome().is_some() { Some(Box::new(self.current.clone())) } else { None };
+        let last = self.outcome().map(|_| Box::new(self.current.clone()) as Box<dyn Any + Send>);
         Ok(Some(Carried { games: games + 1, agent: Box::new(agent), last }))
     }
 }

@@ -41,6 +41,19 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// An exact check as a report row: the quantity, our value and the
+/// expected one (the paper's, or what its claim implies), both as printed,
+/// and the verdict, reproduced when the two are equal (tolerance 0).
+pub(crate) fn exact_row(quantity: &str, ours: &str, expected: &str) -> super::Row {
+    let v = if ours == expected { Verdict::Reproduced } else { Verdict::NotReproduced };
+    super::row!("quantity" => quantity, "ours" => ours, "paper" => expected, "verdict" => v.to_string())
+}
+
+/// The verdict an [`exact_row`] carries.
+pub(crate) fn of_exact_row(row: &super::Row) -> Verdict {
+    if row["verdict"] == "reproduced" { Verdict::Reproduced } else { Verdict::NotReproduced }
+}
+
 /// The z of a two-sided 95% interval.
 pub(crate) const Z95: f64 = 1.96;
 

@@ -253,7 +253,7 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
             known += q * v;
             lowest = lowest.min(v);
             if v <= lo {
-                // v bounds the child from above: so does this the node.
+                // v bounds the child from above, and so the node's value.
                 return Ok(w * (known + rest.max(0.0) * bound) + kappa * lowest);
             }
             if v >= hi {

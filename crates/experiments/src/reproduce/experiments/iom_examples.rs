@@ -78,8 +78,7 @@ fn iom_child(t: &LiteralTree, label: &str, depth: u32) -> Result<f64, String> {
 
 /// A check: what, ours, the paper's, and whether they agree exactly.
 fn check(rows: &mut Vec<Row>, what: &str, ours: &str, paper: &str) {
-    let v = if ours == paper { Verdict::Reproduced } else { Verdict::NotReproduced };
-    rows.push(row!("quantity" => what, "ours" => ours, "paper" => paper, "verdict" => v.to_string()));
+    rows.push(verdict::exact_row(what, ours, paper));
 }
 
 impl Experiment for Example {
@@ -246,9 +245,7 @@ impl Experiment for Example {
                      min), chosen to give every number the text prints.\n\n"
                 ));
                 md.push_str(&table(&["quantity", "ours", "paper", "verdict"], &lines));
-                rows.iter()
-                    .map(|r| if r["verdict"] == "reproduced" { Verdict::Reproduced } else { Verdict::NotReproduced })
-                    .collect()
+                rows.iter().map(verdict::of_exact_row).collect()
             }
         };
         md.push_str(&format!(

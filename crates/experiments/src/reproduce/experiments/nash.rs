@@ -66,9 +66,9 @@ fn guarantee(g: &Bimatrix, x: &[Rational]) -> Rational {
 
 /// A check: what, ours, the expected, and whether they agree exactly.
 fn check(rows: &mut Vec<Row>, part: &str, what: &str, ours: String, expected: &str) {
-    let v = if ours == expected { Verdict::Reproduced } else { Verdict::NotReproduced };
-    rows.push(row!("part" => part, "quantity" => what, "ours" => ours, "expected" => expected,
-                   "verdict" => v.to_string()));
+    let mut r = verdict::exact_row(what, &ours, expected);
+    r.insert("part".into(), json!(part));
+    rows.push(r);
 }
 
 fn list(v: &[Rational]) -> String {
@@ -228,7 +228,7 @@ impl Experiment for Nash {
         let s = |r: &Row, k: &str| r[k].as_str().map_or_else(|| r[k].to_string(), str::to_string);
         let part = |p: &'static str| rows.iter().filter(move |r| r["part"] == p);
         let checks = |p: &'static str| -> Vec<Vec<String>> {
-            part(p).map(|r| ["quantity", "ours", "expected", "verdict"].iter().map(|k| s(r, k)).collect()).collect()
+            part(p).map(|r| ["quantity", "ours", "paper", "verdict"].iter().map(|k| s(r, k)).collect()).collect()
         };
         let mut md = String::from(
             "The lecture's prisoners' dilemma (years in prison; payoffs are minus the years): both silent, 1 year \
@@ -269,11 +269,7 @@ impl Experiment for Nash {
                 s(g, "best_other_guarantee")
             ));
         }
-        let vs = |p: &'static str| -> Vec<Verdict> {
-            part(p)
-                .map(|r| if r["verdict"] == "reproduced" { Verdict::Reproduced } else { Verdict::NotReproduced })
-                .collect()
-        };
+        let vs = |p: &'static str| -> Vec<Verdict> { part(p).map(verdict::of_exact_row).collect() };
         let (pd, rps) = (verdict::combine(vs("pd")), verdict::combine(vs("rps")));
         md.push_str(&format!(
             "\nVerdicts (exact, tolerance 0):\n\n- The prisoners' dilemma: the one equilibrium is both confess, 3 \
