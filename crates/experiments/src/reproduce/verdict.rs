@@ -51,7 +51,11 @@ pub(crate) fn exact_row(quantity: &str, ours: &str, expected: &str) -> super::Ro
 
 /// The verdict an [`exact_row`] carries.
 pub(crate) fn of_exact_row(row: &super::Row) -> Verdict {
-    if row["verdict"] == "reproduced" { Verdict::Reproduced } else { Verdict::NotReproduced }
+    if row.get("verdict").and_then(|v| v.as_str()) == Some("reproduced") {
+        Verdict::Reproduced
+    } else {
+        Verdict::NotReproduced
+    }
 }
 
 /// The z of a two-sided 95% interval.

@@ -77,7 +77,9 @@ fn list(v: &[Rational]) -> String {
 
 impl Experiment for Nash {
     fn version(&self) -> u32 {
-        1
+        // 2: the expected value is stored under `paper`, as in every exact
+        // row (`verdict::exact_row`).
+        2
     }
     fn name(&self) -> &'static str {
         "lecture-nash"
@@ -225,8 +227,12 @@ impl Experiment for Nash {
     }
     fn finish(&self, _scale: Scale, cells: &[(String, Vec<Row>)]) -> Result<Finished, String> {
         let rows: Vec<Row> = cells.iter().flat_map(|(_, r)| r.iter().cloned()).collect();
-        let s = |r: &Row, k: &str| r[k].as_str().map_or_else(|| r[k].to_string(), str::to_string);
-        let part = |p: &'static str| rows.iter().filter(move |r| r["part"] == p);
+        let s = |r: &Row, k: &str| match r.get(k) {
+            Some(Value::String(x)) => x.clone(),
+            Some(x) => x.to_string(),
+            None => String::new(),
+        };
+        let part = |p: &'static str| rows.iter().filter(move |r| r.get("part").and_then(Value::as_str) == Some(p));
         let checks = |p: &'static str| -> Vec<Vec<String>> {
             part(p).map(|r| ["quantity", "ours", "paper", "verdict"].iter().map(|k| s(r, k)).collect()).collect()
         };
@@ -243,7 +249,7 @@ impl Experiment for Nash {
                     format!("{} / {}", s(r, "a"), s(r, "b")),
                     format!("{}, {}", s(r, "years_a"), s(r, "years_b")),
                     format!("{}, {}", s(r, "gain_a"), s(r, "gain_b")),
-                    if r["equilibrium"] == true { "yes".into() } else { "no".into() },
+                    if r.get("equilibrium") == Some(&Value::Bool(true)) { "yes".into() } else { "no".into() },
                 ]
             })
             .collect();
