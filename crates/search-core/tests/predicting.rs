@@ -5,7 +5,7 @@ use search_core::backup::predicting::PredictingAgent;
 use search_core::backup::{Minimax, Modelled, OpponentModel};
 use search_core::search::{Limits, Options, Search};
 use search_core::tree::{LeafModel, RandomTree, RandomTreeEval};
-use search_core::{Agent, rng};
+use search_core::{Agent, Evaluator, Game, Player, Status, rng};
 
 /// With a greedy opponent (θ = +∞, no cap) whose horizon ends where ours
 /// does (`opp_depth = depth − 1`, one modelled reply), the prediction is the
@@ -116,4 +116,174 @@ fn safety_lowers_the_value_towards_minimax() {
         }
     }
     assert_eq!(checked, 300);
+}
+
+/// The opponent's depth-`d` minimax value of `state` from its own side
+/// (`state` is the opponent's child after one of its moves: our turn).
+fn negamax(t: &RandomTree, eval: &RandomTreeEval, d: u32, ply: u32) -> f64 {
+    let mover = t.turn().player().unwrap();
+    let mut moves = Vec::new();
+    match t.generate(&mut moves) {
+        Status::Over(o) => eval.terminal_value(o, mover, ply),
+        Status::Ongoing if d == 0 => eval.evaluate_for(t, mover),
+        Status::Ongoing => moves
+            .iter()
+            .map(|&m| {
+                let mut c = *t;
+                c.play(m);
+                -negamax(&c, eval, d - 1, ply + 1)
+            })
+            .fold(f64::NEG_INFINITY, f64::max),
+    }
+}
+
+/// Brute force of the opponent modelled at its first `plies` moves only:
+/// at those nodes the expectation under `rule`'s model of the opponent's
+/// depth-`opp` values (`κ` blends in the worst reply), at ours the maximum,
+/// at the deeper opponent nodes the minimum; utilities throughout.
+#[allow(clippy::too_many_arguments)]
+fn reference(
+    t: &RandomTree,
+    eval: &RandomTreeEval,
+    rule: &Modelled,
+    left: u32,
+    ply: u32,
+    seen: u32,
+    plies: u32,
+    opp: u32,
+    kappa: f64,
+    me: Player,
+) -> f64 {
+    let mut moves = Vec::new();
+    match t.generate(&mut moves) {
+        Status::Over(o) => return rule.utility(eval.terminal_value(o, me, ply)),
+        Status::Ongoing if left == 0 => return rule.utility(eval.evaluate_for(t, me)),
+        Status::Ongoing => {}
+    }
+    let ours = t.turn().player() == Some(me);
+    let children: Vec<RandomTree> = moves
+        .iter()
+        .map(|&m| {
+            let mut c = *t;
+            c.play(m);
+            c
+        })
+        .collect();
+    let next = if ours { seen } else { seen + 1 };
+    let values: Vec<f64> =
+        children.iter().map(|c| reference(c, eval, rule, left - 1, ply + 1, next, plies, opp, kappa, me)).collect();
+    let (max, min) = values.iter().fold((f64::NEG_INFINITY, f64::INFINITY), |(a, b), &v| (a.max(v), b.min(v)));
+    if ours {
+        return max;
+    }
+    if seen >= plies {
+        return min;
+    }
+    let theirs: Vec<f64> = children.iter().map(|c| -negamax(c, eval, opp - 1, 1)).collect();
+    let mut p = Vec::new();
+    rule.model().probabilities(&theirs, rule.cap(), &mut p);
+    let e: f64 = p.iter().zip(&values).map(|(q, v)| q * v).sum();
+    (1.0 - kappa) * e + kappa * min
+}
+
+/// With the opponent modelled at its first `K` moves and the alpha-beta
+/// engine below ([`PredictingAgent::with_model_plies`]), the agent's root
+/// value is the brute force's (up to rounding in the expectation's order
+/// of summation) and its tied best moves are the brute force's, for
+/// greedy to near-random opponents, with and without a cap and safety.
+#[test]
+fn model_plies_match_a_brute_force() {
+    let mut checked = 0;
+    for seed in 0..30u64 {
+        let model =
+            if seed % 3 == 0 { LeafModel::ArcSum { max_arc: 10 } } else { LeafModel::Uniform { min: -3, max: 3 } };
+        let t = RandomTree::new(4400 + seed, 2 + (seed % 3) as u8, 8, model).unwrap();
+        let eval = RandomTreeEval::for_tree(&t);
+        let me = t.turn().player().unwrap();
+        for theta in [0.1, 1.0, 20.0] {
+            for cap in [None, Some(2.0)] {
+                let mut rule = Modelled::new(OpponentModel::boltzmann(theta).unwrap());
+                if let Some(c) = cap {
+                    rule = rule.with_cap(c).unwrap();
+                }
+                for (depth, plies, opp, kappa) in [(3, 1, 2, 0.0), (4, 1, 3, 0.3), (5, 1, 2, 0.0), (5, 2, 2, 0.5)] {
+                    let mut agent = PredictingAgent::new(rule.clone(), eval, depth, opp)
+                        .unwrap()
+                        .with_safety(kappa)
+                        .unwrap()
+                        .with_model_plies(plies, 0)
+                        .unwrap();
+                    let thought = agent.choose_explained(&t, &mut rng::seeded(seed)).unwrap().thought.unwrap();
+                    let mut moves = Vec::new();
+                    t.generate(&mut moves);
+                    let root: Vec<f64> = moves
+                        .iter()
+                        .map(|&m| {
+                            let mut c = t;
+                            c.play(m);
+                            reference(&c, &eval, &rule, depth - 1, 1, 0, plies, opp, kappa, me)
+                        })
+                        .collect();
+                    let best = root.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    let what = format!("seed {seed}, θ {theta}, cap {cap:?}, depth {depth}, plies {plies}, κ {kappa}");
+                    let v = thought.value.unwrap();
+                    assert!((v - best).abs() <= 1e-9 * best.abs().max(1.0), "{what}: {v} vs {best}");
+                    // Moves the brute force ties with the best (within
+                    // rounding) come back within rounding of it; the others
+                    // below it (exact or as an upper bound).
+                    let close = |x: f64| (x - best).abs() <= 1e-9 * best.abs().max(1.0);
+                    for (m, r) in moves.iter().zip(&root) {
+                        let ours = thought.scores.iter().find(|s| s.0 == *m).unwrap().1;
+                        if close(*r) {
+                            assert!(close(ours), "{what}: move {m} {ours} vs {r}");
+                        } else {
+                            assert!(ours < best && !close(ours), "{what}: move {m} {ours} vs {r} (best {best})");
+                        }
+                    }
+                    assert!(
+                        thought.distribution.iter().all(|d| close(root[moves.iter().position(|m| *m == d.0).unwrap()]))
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 30 * 3 * 2 * 4);
+}
+
+/// With a node budget ([`PredictingAgent::with_node_budget`]) the agent
+/// deepens iteratively, reports the deepest completed iteration, and
+/// returns what a fixed-depth search to that depth returns: larger budgets
+/// reach at least as deep.
+#[test]
+fn a_node_budget_deepens_iteratively() {
+    let mut deeper = 0;
+    for seed in 0..20u64 {
+        let t = RandomTree::new(6600 + seed, 3, 9, LeafModel::Uniform { min: -9, max: 9 }).unwrap();
+        let eval = RandomTreeEval::for_tree(&t);
+        let rule = Modelled::new(OpponentModel::boltzmann(0.5).unwrap());
+        let agent = || PredictingAgent::new(rule.clone(), eval, 9, 2).unwrap().with_model_plies(1, 0).unwrap();
+        let mut last = 0;
+        for budget in [50u64, 400, 3000, 20_000] {
+            let mut a = agent().with_node_budget(budget).unwrap();
+            let thought = a.choose_explained(&t, &mut rng::seeded(seed)).unwrap().thought.unwrap();
+            let d = thought.stats.depth;
+            assert!(d >= last && d >= 1, "seed {seed}, budget {budget}: depth {d} after {last}");
+            if d > 1 {
+                assert!(thought.stats.nodes <= budget + 1, "seed {seed}: {} nodes of {budget}", thought.stats.nodes);
+            }
+            deeper += u32::from(d > last && last > 0);
+            last = d;
+            let mut fixed = PredictingAgent::new(rule.clone(), eval, d, 2).unwrap().with_model_plies(1, 0).unwrap();
+            let reference = fixed.choose_explained(&t, &mut rng::seeded(seed)).unwrap().thought.unwrap();
+            assert_eq!(thought.value, reference.value, "seed {seed}, budget {budget}, depth {d}");
+        }
+    }
+    assert!(deeper > 20, "larger budgets reached deeper only {deeper} times");
+    assert!(
+        PredictingAgent::new(Modelled::new(OpponentModel::boltzmann(0.5).unwrap()), RandomTreeEval::default(), 3, 2)
+            .unwrap()
+            .with_node_budget(0)
+            .is_err()
+    );
 }

@@ -257,6 +257,18 @@ fn opp_depth_is_checked() {
     }
     assert!(r.build("aware:depth=2,theta=1,cap=1,opp_depth=3,safety=0.3").is_ok());
     assert!(r.build("online:depth=2,cap=1,opp_depth=3,safety=0.3").is_ok());
+    // model_plies and nodes configure the predicting search: they need
+    // opp_depth, and neither may be zero.
+    for bad in ["model_plies=1", "nodes=100", "opp_depth=3,model_plies=0", "opp_depth=3,nodes=0"] {
+        assert!(r.build(&format!("aware:depth=2,theta=1,cap=1,{bad}")).is_err(), "{bad}");
+        assert!(r.build(&format!("online:depth=2,cap=1,{bad}")).is_err(), "{bad}");
+    }
+    let spec = "aware:depth=9,theta=1,cap=1,opp_depth=3,model_plies=1,nodes=500";
+    let mut a = r.build(spec).unwrap();
+    assert_eq!(a.name(), spec);
+    let c = a.choose_explained(&TicTacToe::default(), &mut rng::seeded(1)).unwrap().thought.unwrap();
+    assert!(c.stats.depth >= 1 && c.stats.depth < 9, "depth {}", c.stats.depth);
+    assert!(r.build("online:depth=9,cap=1,opp_depth=3,model_plies=1,nodes=500").is_ok());
     assert!(
         PredictingAgent::new(Modelled::new(OpponentModel::boltzmann(1.0).unwrap()), TicTacToeEval::default(), 0, 1)
             .is_err()

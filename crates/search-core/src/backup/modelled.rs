@@ -336,6 +336,18 @@ impl Modelled {
         }
     }
 
+    /// The inverse of [`utility`](Self::utility): the value whose utility
+    /// is `u` (`±∞` beyond the utilities' range `±1.01·C`).
+    pub(crate) fn value_of_utility(&self, u: f64) -> f64 {
+        match self.cap {
+            Some(c) if u.abs() > c => {
+                let x = (u.abs() / c - 1.0) / 0.01;
+                if x >= 1.0 { u.signum() * f64::INFINITY } else { u.signum() * (c + WIN_SCORE * x.atanh()) }
+            }
+            _ => u,
+        }
+    }
+
     /// The bound on utilities the pruning may use, from the evaluator's
     /// bounds and the cap: `|utility| ≤ B`.
     pub(crate) fn utility_bound(&self, eval_bounds: Option<(f64, f64)>) -> Option<f64> {

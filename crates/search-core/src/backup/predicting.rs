@@ -13,8 +13,32 @@
 use rand::RngCore;
 
 use crate::backup::{Minimax, Modelled};
-use crate::search::{Limits, Options, Search, Stats};
-use crate::{Agent, Choice, Evaluator, Game, GameError, MAX_PLY, ParamError, Player, Status, Thought};
+use crate::search::{Incomplete, Limits, Options, Search, Stats, Window};
+use crate::{Agent, Choice, Evaluator, Game, GameError, MAX_PLY, ParamError, Player, Status, Thought, WIN_SCORE};
+
+/// Why a search of [`PredictingAgent`] stopped early: an error, or the node
+/// budget of an iterative-deepening search ran out.
+enum Halt {
+    Game(GameError),
+    Budget,
+}
+
+impl From<GameError> for Halt {
+    fn from(e: GameError) -> Self {
+        Halt::Game(e)
+    }
+}
+
+/// Moves with a number each: the opponent's replies with their
+/// probabilities, or root moves with their values.
+type Weighted<M> = Vec<(M, f64)>;
+
+/// Below the modelled plies: the alpha-beta engine values our nodes.
+struct Tail<G: Game, E: Evaluator<G>> {
+    engine: Search<G, Minimax, E>,
+    /// Opponent plies modelled below the root.
+    plies: u32,
+}
 
 /// Searches `depth` plies against an opponent predicted from its own
 /// depth-`opp_depth` minimax values: at our nodes the maximum, at the
@@ -69,6 +93,16 @@ pub struct PredictingAgent<G: Game, E: Evaluator<G>> {
     prune: bool,
     /// κ: the weight of the worst reply at the opponent's nodes.
     safety: f64,
+    /// The engine below the modelled plies, if they are limited.
+    tail: Option<Tail<G, E>>,
+    /// Nodes per move: iterative deepening up to `depth` while they last.
+    budget: Option<u64>,
+    /// The budget applies (an iteration after the first).
+    deepening: bool,
+    /// The root move being searched, and the opponent's predicted replies
+    /// to the root moves searched so far (for the next iterations).
+    root_move: Option<G::Move>,
+    root_predictions: Vec<(G::Move, Weighted<G::Move>)>,
     name: String,
 }
 
@@ -109,8 +143,61 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
             bound,
             prune: true,
             safety: 0.0,
+            tail: None,
+            budget: None,
+            deepening: false,
+            root_move: None,
+            root_predictions: Vec::new(),
             name,
         })
+    }
+
+    /// Models the opponent at its first `plies` moves below the root only;
+    /// deeper, our nodes are valued by the alpha-beta engine
+    /// ([`Options::recommended`], a table of `table_mib`), as minimax
+    /// values within the window the pruning needs. The model then costs a
+    /// few opponent searches a move, not one per node of the tree, and the
+    /// rest of the budget buys depth (see
+    /// [`with_node_budget`](Self::with_node_budget)). Errors unless
+    /// `plies ≥ 1` and the table size is valid.
+    ///
+    /// ```
+    /// use search_core::backup::predicting::PredictingAgent;
+    /// use search_core::backup::{Modelled, OpponentModel};
+    /// use search_core::tree::{LiteralEval, LiteralTree};
+    /// use search_core::{Agent, rng};
+    ///
+    /// // Below the opponent's reply, minimax: after move 1 the opponent
+    /// // (θ = 0.1) still leaves us max(9, 11) = 11 about a quarter of the time.
+    /// let t: LiteralTree = "max(min(max(0, -5), max(0, 1)), min(max(-1, -2), max(9, 11)))".parse()?;
+    /// let rule = Modelled::new(OpponentModel::boltzmann(0.1)?);
+    /// let mut me = PredictingAgent::new(rule, LiteralEval, 3, 1)?.with_model_plies(1, 0)?;
+    /// assert_eq!(me.choose(&t, &mut rng::seeded(1))?, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_model_plies(mut self, plies: u32, table_mib: usize) -> Result<Self, ParamError> {
+        if plies == 0 || plies > MAX_PLY {
+            return Err(ParamError::new("model_plies", format!("must be within 1..={MAX_PLY}, got {plies}")));
+        }
+        let opts =
+            Options::recommended::<G, Minimax, E>(&self.eval).with_table_mib(if G::HASHED { table_mib } else { 0 });
+        let engine = Search::new(Minimax, self.eval.clone(), opts)?;
+        self.tail = Some(Tail { engine, plies });
+        Ok(self)
+    }
+
+    /// Searches each move by iterative deepening, depth 1, 2, ... up to the
+    /// agent's depth, while the move has used fewer than `nodes` nodes (our
+    /// tree's, the opponent's predictions' and the engine's, counted alike);
+    /// the move is the last completed iteration's (depth 1 always
+    /// completes). For comparisons at an equal node budget with
+    /// `alphabeta:...,nodes=N`. Errors unless `nodes ≥ 1`.
+    pub fn with_node_budget(mut self, nodes: u64) -> Result<Self, ParamError> {
+        if nodes == 0 {
+            return Err(ParamError::new("nodes", "must be at least 1"));
+        }
+        self.budget = Some(nodes);
+        Ok(self)
     }
 
     /// Values the opponent's nodes `(1 − κ)·E + κ·min` (see the type's
@@ -159,11 +246,28 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
     }
 
     /// Our value (a utility) of `state`, `left` plies from the horizon,
-    /// `ply` plies below the root; `me` is the root player. Fail-soft
-    /// within `(alpha, beta)`: a result `≤ alpha` is an upper bound, one
-    /// `≥ beta` a lower bound, anything between exact.
-    fn value(&mut self, state: &G, left: u32, ply: u32, me: Player, alpha: f64, beta: f64) -> Result<f64, GameError> {
+    /// `ply` plies below the root, after `seen` modelled opponent moves;
+    /// `me` is the root player. Fail-soft within `(alpha, beta)`: a result
+    /// `≤ alpha` is an upper bound, one `≥ beta` a lower bound, anything
+    /// between exact.
+    #[allow(clippy::too_many_arguments)]
+    fn value(
+        &mut self,
+        state: &G,
+        left: u32,
+        ply: u32,
+        seen: u32,
+        me: Player,
+        alpha: f64,
+        beta: f64,
+    ) -> Result<f64, Halt> {
         self.nodes += 1;
+        if let Some(budget) = self.budget
+            && self.nodes > budget
+            && self.deepening
+        {
+            return Err(Halt::Budget);
+        }
         let p = ply as usize;
         if self.moves.len() <= p {
             self.moves.resize_with(p + 1, Vec::new);
@@ -175,14 +279,18 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
             Status::Over(outcome) => Ok(self.rule.utility(self.eval.terminal_value(outcome, me, ply))),
             Status::Ongoing if left == 0 => Ok(self.rule.utility(self.eval.evaluate_for(state, me))),
             Status::Ongoing => match state.turn().player() {
-                None => Err(GameError::ChanceNode),
+                None => Err(GameError::ChanceNode.into()),
+                Some(mover) if mover == me && self.tail.as_ref().is_some_and(|t| seen >= t.plies) => {
+                    self.nodes -= 1; // the engine counts this node
+                    self.engine_value(state, left, ply, alpha, beta)
+                }
                 Some(mover) if mover == me => {
                     let mut best = f64::NEG_INFINITY;
                     let mut a = alpha;
                     for &mv in &moves {
                         let mut child = state.clone();
                         child.play(mv);
-                        best = best.max(self.value(&child, left - 1, ply + 1, me, a, beta)?);
+                        best = best.max(self.value(&child, left - 1, ply + 1, seen, me, a, beta)?);
                         if best >= beta {
                             break;
                         }
@@ -190,11 +298,42 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
                     }
                     Ok(best)
                 }
-                Some(_) => self.expectation(state, left, ply, me, alpha, beta),
+                Some(_) => self.expectation(state, left, ply, seen + 1, me, alpha, beta),
             },
         };
         self.moves[p] = moves;
         result
+    }
+
+    /// The engine's minimax value of `state` (our move, `ply` plies below
+    /// the root), `left` plies deep, as a utility, fail-soft within
+    /// `(alpha, beta)` (utilities, mapped back to values for the engine's
+    /// window).
+    fn engine_value(&mut self, state: &G, left: u32, ply: u32, alpha: f64, beta: f64) -> Result<f64, Halt> {
+        let remaining = match self.budget {
+            Some(b) if self.deepening => Some(b.saturating_sub(self.nodes).max(1)),
+            _ => None,
+        };
+        let tail = self.tail.as_mut().expect("engine_value needs a tail");
+        let mut limits = Limits::depth(left);
+        if let Some(n) = remaining {
+            limits = limits.with_nodes(n);
+        }
+        // Widened by a margin: the window only has to contain the one the
+        // caller needs.
+        // The engine scores a win by its distance from *its* root, `ply`
+        // plies below ours.
+        let shift = |v: f64, by: f64| if v.abs() > WIN_SCORE - f64::from(MAX_PLY) { v + v.signum() * by } else { v };
+        let lo = shift(self.rule.value_of_utility(alpha), f64::from(ply));
+        let hi = shift(self.rule.value_of_utility(beta), f64::from(ply));
+        let window = Window::new(lo - margin(lo), hi + margin(hi));
+        let r = tail.engine.run_with_window(state, &limits, window)?;
+        self.nodes += r.stats.nodes;
+        if r.incomplete == Some(Incomplete::Stopped) {
+            return Err(Halt::Budget);
+        }
+        let v = r.value.ok_or(Halt::Budget)?;
+        Ok(self.rule.utility(shift(v, -f64::from(ply))))
     }
 
     /// The opponent's node: its move distribution from its own values, our
@@ -206,27 +345,18 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
     /// from the opponent's search, not from our values, and extended to the
     /// `min` term (a bound on the minimum so far, or `−B` while replies are
     /// left).
+    #[allow(clippy::too_many_arguments)]
     fn expectation(
         &mut self,
         state: &G,
         left: u32,
         ply: u32,
+        seen: u32,
         me: Player,
         alpha: f64,
         beta: f64,
-    ) -> Result<f64, GameError> {
-        let r = self.opponent.run(state, &self.opp_limits)?;
-        self.nodes += r.stats.nodes;
-        // `values` and `probs` are scratch: both are consumed into `order`
-        // before any recursion.
-        self.values.clear();
-        self.values.extend(r.root_moves.iter().map(|m| m.score));
-        self.rule.model().probabilities(&self.values, self.rule.cap(), &mut self.probs);
-        // Most likely replies first; the sum is taken relative to the first
-        // one's value, so that equal values give exactly that value.
-        let mut order: Vec<(G::Move, f64)> =
-            r.root_moves.iter().zip(&self.probs).filter(|(_, q)| **q > 0.0).map(|(m, q)| (m.mv, *q)).collect();
-        order.sort_by(|a, b| b.1.total_cmp(&a.1));
+    ) -> Result<f64, Halt> {
+        let order = self.prediction(state, ply)?;
         let bound = if self.prune { self.bound } else { f64::INFINITY };
         let (kappa, w) = (self.safety, 1.0 - self.safety);
         let count = order.len();
@@ -249,7 +379,7 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
             };
             let mut child = state.clone();
             child.play(mv);
-            let v = self.value(&child, left - 1, ply + 1, me, lo, hi)?;
+            let v = self.value(&child, left - 1, ply + 1, seen, me, lo, hi)?;
             known += q * v;
             lowest = lowest.min(v);
             if v <= lo {
@@ -268,6 +398,53 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
             return Ok(expected);
         }
         Ok(w * expected + kappa * lowest)
+    }
+}
+
+impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
+    /// One iteration at `depth`: every root move's value (exact, or an
+    /// upper bound for a move that cannot be or tie the best) and the best.
+    fn root(&mut self, state: &G, moves: &[G::Move], depth: u32, me: Player) -> Result<(Weighted<G::Move>, f64), Halt> {
+        let mut scores = Vec::with_capacity(moves.len());
+        let mut best = f64::NEG_INFINITY;
+        for &mv in moves {
+            let mut child = state.clone();
+            child.play(mv);
+            self.root_move = Some(mv);
+            // A move that fails low (an upper bound below `best`) cannot
+            // be or tie the best; the others come back exact.
+            let alpha = if self.prune { best - margin(best) } else { f64::NEG_INFINITY };
+            let v = self.value(&child, depth - 1, 1, 0, me, alpha, f64::INFINITY)?;
+            best = best.max(v);
+            scores.push((mv, v));
+        }
+        Ok((scores, best))
+    }
+
+    /// The opponent's replies at `state` with their predicted
+    /// probabilities, most likely first. Those below the root's moves
+    /// (`ply` 1) are kept for the other iterations of the same move.
+    fn prediction(&mut self, state: &G, ply: u32) -> Result<Weighted<G::Move>, GameError> {
+        let root_move = if ply == 1 { self.root_move } else { None };
+        if let Some(mv) = root_move
+            && let Some((_, order)) = self.root_predictions.iter().find(|p| p.0 == mv)
+        {
+            return Ok(order.clone());
+        }
+        let r = self.opponent.run(state, &self.opp_limits)?;
+        self.nodes += r.stats.nodes;
+        self.values.clear();
+        self.values.extend(r.root_moves.iter().map(|m| m.score));
+        self.rule.model().probabilities(&self.values, self.rule.cap(), &mut self.probs);
+        // Most likely replies first; the sum is taken relative to the first
+        // one's value, so that equal values give exactly that value.
+        let mut order: Vec<(G::Move, f64)> =
+            r.root_moves.iter().zip(&self.probs).filter(|(_, q)| **q > 0.0).map(|(m, q)| (m.mv, *q)).collect();
+        order.sort_by(|a, b| b.1.total_cmp(&a.1));
+        if let Some(mv) = root_move {
+            self.root_predictions.push((mv, order.clone()));
+        }
+        Ok(order)
     }
 }
 
@@ -340,26 +517,37 @@ impl<G: Game, E: Evaluator<G> + Clone> Agent<G> for PredictingAgent<G, E> {
         if let Status::Over(_) = state.generate(&mut moves) {
             return Err(GameError::GameOver);
         }
-        self.nodes = 1;
-        let mut scores = Vec::with_capacity(moves.len());
-        let mut best = f64::NEG_INFINITY;
-        for &mv in &moves {
-            let mut child = state.clone();
-            child.play(mv);
-            // A move that fails low (an upper bound below `best`) cannot
-            // be or tie the best; the others come back exact.
-            let alpha = if self.prune { best - margin(best) } else { f64::NEG_INFINITY };
-            let v = self.value(&child, self.depth - 1, 1, me, alpha, f64::INFINITY)?;
-            best = best.max(v);
-            scores.push((mv, v));
+        self.nodes = 0;
+        self.root_predictions.clear();
+        let first = if self.budget.is_some() { 1 } else { self.depth };
+        let mut done = None;
+        for depth in first..=self.depth {
+            self.deepening = depth > first;
+            self.nodes += 1;
+            match self.root(state, &moves, depth, me) {
+                Ok((scores, best)) => {
+                    // Best first in the next iteration: earlier cuts.
+                    let mut order: Vec<(G::Move, f64)> = scores.clone();
+                    order.sort_by(|x, y| y.1.total_cmp(&x.1));
+                    moves = order.into_iter().map(|o| o.0).collect();
+                    done = Some((scores, best, depth));
+                }
+                Err(Halt::Budget) => break,
+                Err(Halt::Game(e)) => return Err(e),
+            }
+            if self.budget.is_some_and(|b| self.nodes >= b) {
+                break;
+            }
         }
+        self.deepening = false;
+        let (scores, best, depth) = done.expect("the first iteration has no budget");
         let best_moves: Vec<G::Move> = scores.iter().filter(|s| s.1 == best).map(|s| s.0).collect();
         let k = best_moves.len();
         let mv = best_moves[if k > 1 { rand::Rng::random_range(rng, 0..k) } else { 0 }];
         let share = 1.0 / k as f64;
         let stats = Stats {
             nodes: self.nodes,
-            depth: self.depth,
+            depth,
             micros: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
             ..Stats::default()
         };

@@ -408,10 +408,18 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
     /// posterior mean, its nodes valued with safety `κ`
     /// ([`PredictingAgent::with_safety`]; the spec's `opp_depth=K` and
     /// `safety=κ`).
-    pub fn with_opponent_depth(mut self, eval: E, opp_depth: u32, safety: f64) -> Result<Self, ParamError> {
+    /// `configure` finishes the agent (e.g.
+    /// [`PredictingAgent::with_model_plies`]; the identity for none).
+    pub fn with_opponent_depth(
+        mut self,
+        eval: E,
+        opp_depth: u32,
+        safety: f64,
+        configure: impl FnOnce(PredictingAgent<G, E>) -> Result<PredictingAgent<G, E>, ParamError>,
+    ) -> Result<Self, ParamError> {
         let (depth, cap) = (self.depth, self.learner.posterior().cap());
         let rule = Modelled::new(OpponentModel::boltzmann(self.learner.posterior().mean())?).with_cap(cap)?;
-        let agent = PredictingAgent::new(rule, eval, depth, opp_depth)?.with_safety(safety)?;
+        let agent = configure(PredictingAgent::new(rule, eval, depth, opp_depth)?.with_safety(safety)?)?;
         self.player = OnlinePlayer::Own(Box::new(agent));
         self.name = format!("{},opp_depth={opp_depth}", self.name);
         if safety > 0.0 {
@@ -736,6 +744,42 @@ fn dial_cap(dial: Option<&Dial>) -> Option<f64> {
 
 /// Builds `aware`, `online` and `adaptive` (see [`StandardAgents`]);
 /// `Ok(None)` for other kinds.
+/// The spec keys `model_plies=K` and `nodes=N` of the predicting agents:
+/// the opponent modelled at its first `K` moves only, the alpha-beta engine
+/// below ([`PredictingAgent::with_model_plies`]); iterative deepening within
+/// `N` nodes a move ([`PredictingAgent::with_node_budget`]).
+struct Deepening {
+    model_plies: Option<u32>,
+    nodes: Option<u64>,
+}
+
+impl Deepening {
+    fn read(r: &mut crate::spec::SpecReader<'_>, _spec: &AgentSpec) -> Result<Self, SpecError> {
+        Ok(Deepening { model_plies: r.take("model_plies")?, nodes: r.take("nodes")? })
+    }
+
+    fn check(&self, spec: &AgentSpec, opp_depth: Option<u32>) -> Result<(), SpecError> {
+        if (self.model_plies.is_some() || self.nodes.is_some()) && opp_depth.is_none() {
+            return Err(SpecError::new(spec, "model_plies and nodes need opp_depth (the predicting search)"));
+        }
+        Ok(())
+    }
+
+    fn apply<G: Game, E: Evaluator<G> + Clone>(
+        &self,
+        mut a: PredictingAgent<G, E>,
+        table_mib: usize,
+    ) -> Result<PredictingAgent<G, E>, ParamError> {
+        if let Some(k) = self.model_plies {
+            a = a.with_model_plies(k, table_mib)?;
+        }
+        if let Some(n) = self.nodes {
+            a = a.with_node_budget(n)?;
+        }
+        Ok(a)
+    }
+}
+
 pub(super) fn build<G, E>(agents: &StandardAgents<E>, spec: &AgentSpec) -> Result<Option<BoxedAgent<G>>, SpecError>
 where
     G: Game + Send + Sync + 'static,
@@ -758,10 +802,12 @@ where
             let cap: Option<f64> = r.take("cap")?;
             let opp_depth: Option<u32> = r.take("opp_depth")?;
             let safety: Option<f64> = r.take("safety")?;
-            r.finish(&["depth", "theta", "cap", "opp_depth", "safety"])?;
+            let deep = Deepening::read(&mut r, spec)?;
+            r.finish(&["depth", "theta", "cap", "opp_depth", "safety", "model_plies", "nodes"])?;
             if safety.is_some() && opp_depth.is_none() {
                 return Err(SpecError::new(spec, "safety needs opp_depth (it blends the predicted replies)"));
             }
+            deep.check(spec, opp_depth)?;
             let mut rule = Modelled::new(OpponentModel::boltzmann(theta).map_err(|e| err(&e))?);
             if let Some(c) = cap.or(dial_cap(agents.dial.as_ref())) {
                 rule = rule.with_cap(c).map_err(|e| err(&e))?;
@@ -770,6 +816,7 @@ where
                 let k = depth_of(k)?;
                 let a = PredictingAgent::new(rule, agents.eval.clone(), depth, k)
                     .and_then(|a| a.with_safety(safety.unwrap_or(0.0)))
+                    .and_then(|a| deep.apply(a, agents.table_mib))
                     .map_err(|e| err(&e))?;
                 return Ok(Some(Box::new(a.named(spec.to_string()))));
             }
@@ -782,10 +829,12 @@ where
             let memory: Option<String> = r.take("memory")?;
             let opp_depth: Option<u32> = r.take("opp_depth")?;
             let safety: Option<f64> = r.take("safety")?;
-            r.finish(&["depth", "cap", "memory", "opp_depth", "safety"])?;
+            let deep = Deepening::read(&mut r, spec)?;
+            r.finish(&["depth", "cap", "memory", "opp_depth", "safety", "model_plies", "nodes"])?;
             if safety.is_some() && opp_depth.is_none() {
                 return Err(SpecError::new(spec, "safety needs opp_depth (it blends the predicted replies)"));
             }
+            deep.check(spec, opp_depth)?;
             let forget = match memory.as_deref() {
                 None | Some("keep") => false,
                 Some("game") => true,
@@ -798,7 +847,9 @@ where
                 .map_err(|e| err(&e))?;
             if let Some(k) = opp_depth {
                 a = a
-                    .with_opponent_depth(agents.eval.clone(), depth_of(k)?, safety.unwrap_or(0.0))
+                    .with_opponent_depth(agents.eval.clone(), depth_of(k)?, safety.unwrap_or(0.0), |p| {
+                        deep.apply(p, agents.table_mib)
+                    })
                     .map_err(|e| err(&e))?;
             }
             a.name = spec.to_string();
@@ -824,13 +875,15 @@ where
 pub(super) fn kinds(dial: bool) -> Vec<(String, String)> {
     let mut v = vec![
         (
-            "aware:depth=D,theta=T[,cap=C][,opp_depth=K[,safety=S]]".to_string(),
+            "aware:depth=D,theta=T[,cap=C][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N]]".to_string(),
             "searches against a Boltzmann opponent of inverse temperature T (with opp_depth: \
-             predicted from its own depth-K values; safety: the weight of its worst reply)"
+             predicted from its own depth-K values; safety: the weight of its worst reply; \
+             model_plies: modelled at its first P moves only, alpha-beta below; nodes: iterative \
+             deepening within N nodes a move)"
                 .to_string(),
         ),
         (
-            "online:depth=D[,cap=C][,memory=keep|game][,opp_depth=K[,safety=S]]".to_string(),
+            "online:depth=D[,cap=C][,memory=keep|game][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N]]".to_string(),
             "learns the opponent's θ from its moves and searches against it".to_string(),
         ),
     ];
