@@ -33,6 +33,24 @@ impl From<GameError> for Halt {
 /// probabilities, or root moves with their values.
 type Weighted<M> = Vec<(M, f64)>;
 
+/// Where a node of our tree lies: `left` plies from the horizon, `ply`
+/// plies below the root, after `seen` modelled opponent moves; `me` is the
+/// root player.
+#[derive(Clone, Copy)]
+struct At {
+    left: u32,
+    ply: u32,
+    seen: u32,
+    me: Player,
+}
+
+impl At {
+    /// The child's place (`opponent`: this node is a modelled opponent's).
+    fn child(self, opponent: bool) -> At {
+        At { left: self.left - 1, ply: self.ply + 1, seen: self.seen + u32::from(opponent), ..self }
+    }
+}
+
 /// Below the modelled plies: the alpha-beta engine values our nodes.
 struct Tail<G: Game, E: Evaluator<G>> {
     engine: Search<G, Minimax, E>,
@@ -245,22 +263,11 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
         self
     }
 
-    /// Our value (a utility) of `state`, `left` plies from the horizon,
-    /// `ply` plies below the root, after `seen` modelled opponent moves;
-    /// `me` is the root player. Fail-soft within `(alpha, beta)`: a result
-    /// `≤ alpha` is an upper bound, one `≥ beta` a lower bound, anything
-    /// between exact.
-    #[allow(clippy::too_many_arguments)]
-    fn value(
-        &mut self,
-        state: &G,
-        left: u32,
-        ply: u32,
-        seen: u32,
-        me: Player,
-        alpha: f64,
-        beta: f64,
-    ) -> Result<f64, Halt> {
+    /// Our value (a utility) of `state` at `at`. Fail-soft within
+    /// `(alpha, beta)`: a result `≤ alpha` is an upper bound, one `≥ beta` a
+    /// lower bound, anything between exact.
+    fn value(&mut self, state: &G, at: At, alpha: f64, beta: f64) -> Result<f64, Halt> {
+        let At { left, ply, seen, me } = at;
         self.nodes += 1;
         if let Some(budget) = self.budget
             && self.nodes > budget
@@ -290,7 +297,7 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
                     for &mv in &moves {
                         let mut child = state.clone();
                         child.play(mv);
-                        best = best.max(self.value(&child, left - 1, ply + 1, seen, me, a, beta)?);
+                        best = best.max(self.value(&child, at.child(false), a, beta)?);
                         if best >= beta {
                             break;
                         }
@@ -298,7 +305,7 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
                     }
                     Ok(best)
                 }
-                Some(_) => self.expectation(state, left, ply, seen + 1, me, alpha, beta),
+                Some(_) => self.expectation(state, at, alpha, beta),
             },
         };
         self.moves[p] = moves;
@@ -345,18 +352,8 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
     /// from the opponent's search, not from our values, and extended to the
     /// `min` term (a bound on the minimum so far, or `−B` while replies are
     /// left).
-    #[allow(clippy::too_many_arguments)]
-    fn expectation(
-        &mut self,
-        state: &G,
-        left: u32,
-        ply: u32,
-        seen: u32,
-        me: Player,
-        alpha: f64,
-        beta: f64,
-    ) -> Result<f64, Halt> {
-        let order = self.prediction(state, ply)?;
+    fn expectation(&mut self, state: &G, at: At, alpha: f64, beta: f64) -> Result<f64, Halt> {
+        let order = self.prediction(state, at.ply)?;
         let bound = if self.prune { self.bound } else { f64::INFINITY };
         let (kappa, w) = (self.safety, 1.0 - self.safety);
         let count = order.len();
@@ -379,7 +376,7 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
             };
             let mut child = state.clone();
             child.play(mv);
-            let v = self.value(&child, left - 1, ply + 1, seen, me, lo, hi)?;
+            let v = self.value(&child, at.child(true), lo, hi)?;
             known += q * v;
             lowest = lowest.min(v);
             if v <= lo {
@@ -414,7 +411,7 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
             // A move that fails low (an upper bound below `best`) cannot
             // be or tie the best; the others come back exact.
             let alpha = if self.prune { best - margin(best) } else { f64::NEG_INFINITY };
-            let v = self.value(&child, depth - 1, 1, 0, me, alpha, f64::INFINITY)?;
+            let v = self.value(&child, At { left: depth - 1, ply: 1, seen: 0, me }, alpha, f64::INFINITY)?;
             best = best.max(v);
             scores.push((mv, v));
         }
