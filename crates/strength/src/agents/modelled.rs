@@ -381,6 +381,8 @@ pub struct OnlineAgent<G: Game, E: Evaluator<G>> {
     player: OnlinePlayer<G, E>,
     depth: u32,
     learner: ThetaLearner<G, E>,
+    /// The value searches' table size.
+    table_mib: usize,
     forget_each_game: bool,
     name: String,
 }
@@ -400,7 +402,7 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
         let rule = Modelled::new(OpponentModel::boltzmann(learner.posterior().mean())?).with_cap(cap)?;
         let player = OnlinePlayer::Ours(Box::new(ModelledAgent::new(ModelledSearch::new(rule, eval), depth)?));
         let name = format!("online:depth={depth},cap={cap}");
-        Ok(OnlineAgent { player, depth, learner, forget_each_game, name })
+        Ok(OnlineAgent { player, depth, learner, table_mib, forget_each_game, name })
     }
 
     /// Searches with [`PredictingAgent`] instead: the opponent's moves
@@ -408,8 +410,11 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
     /// posterior mean, its nodes valued with safety `κ`
     /// ([`PredictingAgent::with_safety`]; the spec's `opp_depth=K` and
     /// `safety=κ`).
-    /// `configure` finishes the agent (e.g.
-    /// [`PredictingAgent::with_model_plies`]; the identity for none).
+    /// θ is then learnt on the opponent's depth-`opp_depth` values, the
+    /// values the prediction applies it to (not on our search depth's: with
+    /// a node budget that depth may be a cap of 64 plies). `configure`
+    /// finishes the agent (e.g. [`PredictingAgent::with_model_plies`]; `Ok`
+    /// for none).
     pub fn with_opponent_depth(
         mut self,
         eval: E,
@@ -418,6 +423,9 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
         configure: impl FnOnce(PredictingAgent<G, E>) -> Result<PredictingAgent<G, E>, ParamError>,
     ) -> Result<Self, ParamError> {
         let (depth, cap) = (self.depth, self.learner.posterior().cap());
+        if opp_depth != depth {
+            self.learner = ThetaLearner::new(&eval, &[(opp_depth, cap)], self.table_mib)?;
+        }
         let rule = Modelled::new(OpponentModel::boltzmann(self.learner.posterior().mean())?).with_cap(cap)?;
         let agent = configure(PredictingAgent::new(rule, eval, depth, opp_depth)?.with_safety(safety)?)?;
         self.player = OnlinePlayer::Own(Box::new(agent));
