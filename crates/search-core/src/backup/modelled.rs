@@ -251,6 +251,10 @@ fn weight(theta: f64, c: f64, cmax: f64) -> f64 {
     }
 }
 
+/// How far a capped utility reaches beyond the cap, as a fraction of it:
+/// utilities stay within `±(1 + UTILITY_TAIL)·C`.
+const UTILITY_TAIL: f64 = 0.01;
+
 /// Opponent-aware backup: the root player's nodes take the maximum, the
 /// opponent's nodes the expectation under an [`OpponentModel`], chance
 /// nodes the expectation under their probabilities. Values are
@@ -331,7 +335,7 @@ impl Modelled {
     #[inline]
     pub fn utility(&self, v: f64) -> f64 {
         match self.cap {
-            Some(c) if v.abs() > c => v.signum() * c * (1.0 + 0.01 * ((v.abs() - c) / WIN_SCORE).tanh()),
+            Some(c) if v.abs() > c => v.signum() * c * (1.0 + UTILITY_TAIL * ((v.abs() - c) / WIN_SCORE).tanh()),
             _ => v,
         }
     }
@@ -341,7 +345,7 @@ impl Modelled {
     pub(crate) fn value_of_utility(&self, u: f64) -> f64 {
         match self.cap {
             Some(c) if u.abs() > c => {
-                let x = (u.abs() / c - 1.0) / 0.01;
+                let x = (u.abs() / c - 1.0) / UTILITY_TAIL;
                 if x >= 1.0 { u.signum() * f64::INFINITY } else { u.signum() * (c + WIN_SCORE * x.atanh()) }
             }
             _ => u,
@@ -353,7 +357,7 @@ impl Modelled {
     pub(crate) fn utility_bound(&self, eval_bounds: Option<(f64, f64)>) -> Option<f64> {
         match (eval_bounds, self.cap) {
             (Some((lo, hi)), _) => Some(self.utility(lo.abs().max(hi.abs()))),
-            (None, Some(c)) => Some(c * (1.0 + 0.01)),
+            (None, Some(c)) => Some(c * (1.0 + UTILITY_TAIL)),
             (None, None) => None,
         }
     }

@@ -326,13 +326,13 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
         if let Some(n) = remaining {
             limits = limits.with_nodes(n);
         }
-        // Widened by a margin: the window only has to contain the one the
-        // caller needs.
         // The engine scores a win by its distance from *its* root, `ply`
         // plies below ours.
         let shift = |v: f64, by: f64| if v.abs() > WIN_SCORE - f64::from(MAX_PLY) { v + v.signum() * by } else { v };
         let lo = shift(self.rule.value_of_utility(alpha), f64::from(ply));
         let hi = shift(self.rule.value_of_utility(beta), f64::from(ply));
+        // Widened by a margin: the window only has to contain the one the
+        // caller needs.
         let window = Window::new(lo - margin(lo), hi + margin(hi));
         let r = tail.engine.run_with_window(state, &limits, window)?;
         self.nodes += r.stats.nodes;
@@ -396,9 +396,7 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
         }
         Ok(w * expected + kappa * lowest)
     }
-}
 
-impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
     /// One iteration at `depth`: every root move's value (exact, or an
     /// upper bound for a move that cannot be or tie the best) and the best.
     fn root(&mut self, state: &G, moves: &[G::Move], depth: u32, me: Player) -> Result<(Weighted<G::Move>, f64), Halt> {

@@ -18,7 +18,7 @@ use search_core::{Agent, Evaluator, Game, GameError, ParamError, Status, Turn};
 use super::{AgentFactory, BoxedAgent, StandardAgents};
 use crate::dial::Dial;
 use crate::rating::davidson;
-use crate::spec::{AgentSpec, SpecError};
+use crate::spec::{AgentSpec, SpecError, SpecReader};
 
 /// The slip rate of the likelihood: a move is explained by the Boltzmann
 /// model with probability `1 − SLIP` and by uniform random play with
@@ -750,29 +750,40 @@ fn dial_cap(dial: Option<&Dial>) -> Option<f64> {
     dial.and_then(|d| boltzmann_curves(d, None).ok()).and_then(|c| c.first().map(|c| c.2))
 }
 
-/// Builds `aware`, `online` and `adaptive` (see [`StandardAgents`]);
-/// `Ok(None)` for other kinds.
-/// The spec keys `model_plies=K` and `nodes=N` of the predicting agents:
-/// the opponent modelled at its first `K` moves only, the alpha-beta engine
-/// below ([`PredictingAgent::with_model_plies`]); iterative deepening within
-/// `N` nodes a move ([`PredictingAgent::with_node_budget`]).
-struct Deepening {
+/// The spec keys of the predicting search (`opp_depth=K`): `safety=κ` (the
+/// worst reply's weight, [`PredictingAgent::with_safety`]), `model_plies=P`
+/// (the opponent modelled at its first P moves only, the alpha-beta engine
+/// below, [`PredictingAgent::with_model_plies`]) and `nodes=N` (iterative
+/// deepening within N nodes a move, [`PredictingAgent::with_node_budget`]).
+/// Each needs `opp_depth`.
+struct PredictingKeys {
+    safety: Option<f64>,
     model_plies: Option<u32>,
     nodes: Option<u64>,
 }
 
-impl Deepening {
-    fn read(r: &mut crate::spec::SpecReader<'_>, _spec: &AgentSpec) -> Result<Self, SpecError> {
-        Ok(Deepening { model_plies: r.take("model_plies")?, nodes: r.take("nodes")? })
-    }
-
-    fn check(&self, spec: &AgentSpec, opp_depth: Option<u32>) -> Result<(), SpecError> {
-        if (self.model_plies.is_some() || self.nodes.is_some()) && opp_depth.is_none() {
-            return Err(SpecError::new(spec, "model_plies and nodes need opp_depth (the predicting search)"));
+impl PredictingKeys {
+    /// Reads the keys, and checks that `opp_depth` is given if any is.
+    fn read(r: &mut SpecReader<'_>, spec: &AgentSpec, opp_depth: Option<u32>) -> Result<Self, SpecError> {
+        let keys =
+            PredictingKeys { safety: r.take("safety")?, model_plies: r.take("model_plies")?, nodes: r.take("nodes")? };
+        if opp_depth.is_none() {
+            if keys.safety.is_some() {
+                return Err(SpecError::new(spec, "safety needs opp_depth (it blends the predicted replies)"));
+            }
+            if keys.model_plies.is_some() || keys.nodes.is_some() {
+                return Err(SpecError::new(spec, "model_plies and nodes need opp_depth (the predicting search)"));
+            }
         }
-        Ok(())
+        Ok(keys)
     }
 
+    /// κ, 0 when not given.
+    fn safety(&self) -> f64 {
+        self.safety.unwrap_or(0.0)
+    }
+
+    /// Applies `model_plies` and `nodes` (the engine's table: `table_mib`).
     fn apply<G: Game, E: Evaluator<G> + Clone>(
         &self,
         mut a: PredictingAgent<G, E>,
@@ -788,6 +799,8 @@ impl Deepening {
     }
 }
 
+/// Builds `aware`, `online` and `adaptive` (see [`StandardAgents`]);
+/// `Ok(None)` for other kinds.
 pub(super) fn build<G, E>(agents: &StandardAgents<E>, spec: &AgentSpec) -> Result<Option<BoxedAgent<G>>, SpecError>
 where
     G: Game + Send + Sync + 'static,
@@ -809,13 +822,8 @@ where
             let theta: f64 = r.require("theta")?;
             let cap: Option<f64> = r.take("cap")?;
             let opp_depth: Option<u32> = r.take("opp_depth")?;
-            let safety: Option<f64> = r.take("safety")?;
-            let deep = Deepening::read(&mut r, spec)?;
+            let keys = PredictingKeys::read(&mut r, spec, opp_depth)?;
             r.finish(&["depth", "theta", "cap", "opp_depth", "safety", "model_plies", "nodes"])?;
-            if safety.is_some() && opp_depth.is_none() {
-                return Err(SpecError::new(spec, "safety needs opp_depth (it blends the predicted replies)"));
-            }
-            deep.check(spec, opp_depth)?;
             let mut rule = Modelled::new(OpponentModel::boltzmann(theta).map_err(|e| err(&e))?);
             if let Some(c) = cap.or(dial_cap(agents.dial.as_ref())) {
                 rule = rule.with_cap(c).map_err(|e| err(&e))?;
@@ -823,8 +831,8 @@ where
             if let Some(k) = opp_depth {
                 let k = depth_of(k)?;
                 let a = PredictingAgent::new(rule, agents.eval.clone(), depth, k)
-                    .and_then(|a| a.with_safety(safety.unwrap_or(0.0)))
-                    .and_then(|a| deep.apply(a, agents.table_mib))
+                    .and_then(|a| a.with_safety(keys.safety()))
+                    .and_then(|a| keys.apply(a, agents.table_mib))
                     .map_err(|e| err(&e))?;
                 return Ok(Some(Box::new(a.named(spec.to_string()))));
             }
@@ -836,13 +844,8 @@ where
             let cap: Option<f64> = r.take("cap")?;
             let memory: Option<String> = r.take("memory")?;
             let opp_depth: Option<u32> = r.take("opp_depth")?;
-            let safety: Option<f64> = r.take("safety")?;
-            let deep = Deepening::read(&mut r, spec)?;
+            let keys = PredictingKeys::read(&mut r, spec, opp_depth)?;
             r.finish(&["depth", "cap", "memory", "opp_depth", "safety", "model_plies", "nodes"])?;
-            if safety.is_some() && opp_depth.is_none() {
-                return Err(SpecError::new(spec, "safety needs opp_depth (it blends the predicted replies)"));
-            }
-            deep.check(spec, opp_depth)?;
             let forget = match memory.as_deref() {
                 None | Some("keep") => false,
                 Some("game") => true,
@@ -855,8 +858,8 @@ where
                 .map_err(|e| err(&e))?;
             if let Some(k) = opp_depth {
                 a = a
-                    .with_opponent_depth(agents.eval.clone(), depth_of(k)?, safety.unwrap_or(0.0), |p| {
-                        deep.apply(p, agents.table_mib)
+                    .with_opponent_depth(agents.eval.clone(), depth_of(k)?, keys.safety(), |p| {
+                        keys.apply(p, agents.table_mib)
                     })
                     .map_err(|e| err(&e))?;
             }
