@@ -16,11 +16,24 @@ fn tablebase_json_reports_the_counts_and_writes_the_file() {
     assert_eq!(v["positions"], 50_015);
     let sum = v["wins"].as_u64().unwrap() + v["draws"].as_u64().unwrap() + v["losses"].as_u64().unwrap();
     assert_eq!(sum, 50_015);
+    // Each side to move's own counts: with white (the rook) to move, no loss.
+    let (w, b) = (&v["white_to_move"], &v["black_to_move"]);
+    assert_eq!(w["losses"], 0);
+    assert_eq!(b["wins"], 0);
+    assert_eq!(w["positions"].as_u64().unwrap() + b["positions"].as_u64().unwrap(), 50_015);
+    assert_eq!(w["wins"], v["wins"]);
     assert_eq!(std::fs::metadata(dir.join("KRK.brtb")).unwrap().len(), v["bytes"].as_u64().unwrap());
     std::fs::remove_dir_all(&dir).unwrap();
     let bad = xtask(&["tablebase", "KPKP"]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("pawns on both sides"));
+    // An output directory that cannot be made is named.
+    let file = std::env::temp_dir().join(format!("xtask-tb-file-{}", std::process::id()));
+    std::fs::write(&file, "a file").unwrap();
+    let bad = xtask(&["tablebase", "KQK", "--out", file.to_str().unwrap()]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains(file.to_str().unwrap()));
+    std::fs::remove_file(&file).unwrap();
 }
 
 #[test]
@@ -41,5 +54,26 @@ fn book_is_made_from_pgn_and_other_games_are_refused() {
     let out = xtask(&["book", "gobang"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown game"));
+    // A gzip-compressed PGN file: the sample of data/human/.
+    let gz = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/human/lichess-db-2021-10-sample.pgn.gz");
+    let from_gz = dir.join("from-gz.bin");
+    let gz_args = ["book", "chess", "--from-pgn", gz.to_str().unwrap(), "--out", from_gz.to_str().unwrap()];
+    let out = xtask(&[&gz_args[..], &["--max-plies", "2"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("from 999 games"));
+    assert!(std::fs::metadata(&from_gz).unwrap().len() > 16);
+    // Bad input: an illegal move, no plies, a book that cannot be written.
+    let illegal = dir.join("illegal.pgn");
+    std::fs::write(&illegal, "1. e4 e5 2. Ke3 1-0\n").unwrap();
+    let out = xtask(&["book", "chess", "--from-pgn", illegal.to_str().unwrap(), "--out", from_gz.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("illegal move Ke3"));
+    let out = xtask(&[&args[..], &["--max-plies", "0"]].concat());
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-plies must be at least 1"));
+    let unwritable = pgn.join("book.bin");
+    let out = xtask(&["book", "chess", "--from-pgn", pgn.to_str().unwrap(), "--out", unwritable.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains(unwritable.to_str().unwrap()));
     std::fs::remove_dir_all(&dir).unwrap();
 }

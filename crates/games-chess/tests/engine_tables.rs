@@ -7,13 +7,13 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use games_chess::polyglot::{Book, Entry, encode_move, key};
-use games_chess::tablebase::{Dtm, Generator, Tablebases};
+use games_chess::tablebase::{Dtm, Generator, Table, Tablebases};
 use games_chess::uci::Engine;
 use games_chess::{ChessEval, ChessGame};
 use search_core::backup::Minimax;
 use search_core::search::{Limits, Options, Search, TtDepth};
-use search_core::{Game, Outcome, Status};
-use shakmaty::Move;
+use search_core::{Game, Outcome, RngExt, Status};
+use shakmaty::{Move, Position};
 
 /// KQK, KRK and KPK (with the tables they need) in a temporary directory.
 fn tables() -> &'static (Arc<Tablebases>, PathBuf) {
@@ -188,4 +188,293 @@ fn uci_book_moves_follow_the_weights() {
     let r = send(&mut e, &out, &[&format!("setoption name BookFile value {}", path.display())]);
     assert!(r.iter().any(|l| l.contains("not a Polyglot book")), "{r:?}");
     std::fs::remove_file(&path).unwrap();
+}
+
+// ---------------------------------------------------------------------------
+// KBNK and KQKR through the engine's `TablebasePath`: every move keeps the
+// table's distance to mate (the winner's the shortest, the loser's the
+// longest resistance), draws stay draws, and `tbhits` is reported.
+
+/// The tables of `material` and the smaller ones it needs, generated once
+/// (about 3 s each for KBNK and KQKR in the test profile).
+fn generated(material: &'static str) -> &'static [Arc<Table>] {
+    static KBNK: OnceLock<Vec<Arc<Table>>> = OnceLock::new();
+    static KQKR: OnceLock<Vec<Arc<Table>>> = OnceLock::new();
+    let (cell, needs): (_, &[&str]) = match material {
+        "KBNK" => (&KBNK, &["KBK", "KNK"]),
+        "KQKR" => (&KQKR, &["KQK", "KRK"]),
+        _ => unreachable!("{material}"),
+    };
+    cell.get_or_init(|| {
+        let mut g = Generator::new();
+        let main = g.generate(&material.parse().unwrap(), &mut |_| {}).unwrap();
+        let mut all = vec![main];
+        all.extend(needs.iter().map(|m| Arc::clone(g.table(&m.parse().unwrap()).expect("generated on the way"))));
+        all
+    })
+}
+
+/// A temporary directory holding tables, removed when dropped.
+struct TableDir(PathBuf);
+
+impl TableDir {
+    fn new(tag: &str, tables: &[Arc<Table>]) -> TableDir {
+        let dir = std::env::temp_dir().join(format!("engine-tables-{tag}-{}", std::process::id()));
+        for t in tables {
+            t.save(&dir).unwrap();
+        }
+        TableDir(dir)
+    }
+}
+
+impl Drop for TableDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The UCI engine with the tables of `material` loaded through
+/// `TablebasePath` (from files, as a GUI would), and the same tables in
+/// memory to judge its moves.
+struct Kibitz {
+    engine: Engine<Buf>,
+    out: Buf,
+    tb: Tablebases,
+}
+
+impl Kibitz {
+    fn new(material: &'static str, tag: &str) -> Kibitz {
+        let tables = generated(material);
+        let dir = TableDir::new(tag, tables);
+        let out = Buf::default();
+        let mut engine = Engine::new(out.clone());
+        let r = send(&mut engine, &out, &[&format!("setoption name TablebasePath value {}", dir.0.display())]);
+        assert!(
+            r.iter()
+                .any(|l| l.starts_with("info string tablebases ") && l.contains(material) && l.contains("alphabeta")),
+            "{r:?}"
+        );
+        let mut tb = Tablebases::new();
+        for t in tables {
+            tb.insert(Arc::clone(t));
+        }
+        Kibitz { engine, out, tb }
+    }
+
+    /// The table's value of `g` (a lone pair of kings is a draw).
+    fn value(&self, g: &ChessGame) -> Dtm {
+        if g.position().board().occupied().count() == 2 {
+            return Dtm::Draw;
+        }
+        self.tb.probe(g.position()).unwrap_or_else(|| panic!("{} is not in the tables", g.fen()))
+    }
+
+    /// The engine's move after `moves` from `fen` (`go depth 6`), checked:
+    /// `tbhits` reported and positive, the score the table's (mate in the
+    /// table's moves, 0 for a draw), and the move keeping the table's value
+    /// (a win `d` plies away moves to a loss in `d − 1`, a loss in `d` to a
+    /// win in `d − 1`, a draw to a draw).
+    fn play(&mut self, fen: &str, moves: &[String], g: &ChessGame) -> Move {
+        let position = if moves.is_empty() {
+            format!("position fen {fen}")
+        } else {
+            format!("position fen {fen} moves {}", moves.join(" "))
+        };
+        let r = send(&mut self.engine, &self.out, &[&position, "go depth 6"]);
+        let at = format!("{fen} after {moves:?} ({})", g.fen());
+        let info = r.iter().rev().find(|l| l.starts_with("info depth")).unwrap_or_else(|| panic!("{at}: {r:?}"));
+        let hits: u64 = info
+            .split_whitespace()
+            .skip_while(|w| *w != "tbhits")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{at}: no tbhits in {info}"))
+            .parse()
+            .unwrap();
+        assert!(hits > 0, "{at}: {info}");
+        let before = self.value(g);
+        let score = match before.mate_moves() {
+            Some(n) => format!(" score mate {n} "),
+            None => " score cp 0 ".to_string(),
+        };
+        assert!(info.contains(&score), "{at}: the table says {before:?}, the engine {info}");
+        let best = r.last().unwrap().strip_prefix("bestmove ").unwrap_or_else(|| panic!("{at}: {r:?}"));
+        let best = best.split_whitespace().next().unwrap();
+        let mv = g.parse_move(best).unwrap_or_else(|e| panic!("{at}: bestmove {best}: {e}"));
+        let mut child = g.clone();
+        child.play(mv);
+        let after = self.value(&child);
+        let expected = match before {
+            Dtm::Win(d) => Dtm::Loss(d - 1),
+            Dtm::Loss(d) => Dtm::Win(d - 1),
+            Dtm::Draw => Dtm::Draw,
+        };
+        assert_eq!(after, expected, "{at}: {best} turns {before:?} into {after:?} for the other side");
+        mv
+    }
+
+    /// Plays from `fen` with the engine on both sides, every move checked
+    /// by [`play`](Kibitz::play), until the game is over or after `max`
+    /// plies. Returns the plies played and how the game ended.
+    fn play_out(&mut self, fen: &str, max: usize) -> (usize, Option<Outcome>) {
+        let mut g = ChessGame::from_fen(fen).unwrap();
+        let mut moves = Vec::new();
+        while moves.len() < max {
+            let mv = self.play(fen, &moves, &g);
+            moves.push(games_chess::uci::uci_move(mv));
+            g.play(mv);
+            let mut legal = Vec::new();
+            if let Status::Over(o) = g.generate(&mut legal) {
+                return (moves.len(), Some(o));
+            }
+        }
+        (moves.len(), None)
+    }
+
+    /// Plays out a won or lost position to the end: the game must end in
+    /// checkmate after exactly the table's number of plies.
+    fn mate_in_table_distance(&mut self, fen: &str) {
+        let plies = match self.value(&ChessGame::from_fen(fen).unwrap()) {
+            Dtm::Win(p) | Dtm::Loss(p) => p as usize,
+            Dtm::Draw => panic!("{fen} is a draw"),
+        };
+        let (played, end) = self.play_out(fen, plies + 10);
+        assert!(matches!(end, Some(Outcome::Win(_))), "{fen}: the game ended {end:?} after {played} plies");
+        assert_eq!(played, plies, "{fen}: mated after {played} plies, the table says {plies}");
+    }
+}
+
+/// `n` random positions of `letters` (upper case white) that the table
+/// values `want`, either side to move, drawn from `seed`.
+fn sample(tb: &Tablebases, seed: u64, letters: &str, n: usize, want: fn(Dtm) -> bool) -> Vec<String> {
+    let mut rng = search_core::rng::seeded(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut board = [None; 64];
+        for c in letters.chars() {
+            loop {
+                let s = rng.random_range(0..64usize);
+                if board[s].is_none() {
+                    board[s] = Some(c);
+                    break;
+                }
+            }
+        }
+        let placement: Vec<String> = (0..8)
+            .rev()
+            .map(|rank| {
+                let mut row = String::new();
+                let mut empty = 0;
+                for file in 0..8 {
+                    match board[rank * 8 + file] {
+                        Some(c) => {
+                            if empty > 0 {
+                                row.push_str(&empty.to_string());
+                                empty = 0;
+                            }
+                            row.push(c);
+                        }
+                        None => empty += 1,
+                    }
+                }
+                if empty > 0 {
+                    row.push_str(&empty.to_string());
+                }
+                row
+            })
+            .collect();
+        let stm = if rng.random_bool(0.5) { "w" } else { "b" };
+        let fen = format!("{} {stm} - - 0 1", placement.join("/"));
+        let Ok(g) = ChessGame::from_fen(&fen) else { continue };
+        let mut legal = Vec::new();
+        if matches!(g.generate(&mut legal), Status::Over(_)) {
+            continue;
+        }
+        if tb.probe(g.position()).is_some_and(want) {
+            out.push(fen);
+        }
+    }
+    out
+}
+
+#[test]
+fn kbnk_the_engine_mates_in_the_table_distance_with_both_sides_best() {
+    let mut k = Kibitz::new("KBNK", "kbnk-long");
+    // The longest KBNK mate: 33 moves (65 plies) with white to move.
+    let longest = "8/8/7N/8/8/8/8/K1k1B3 w - - 0 1";
+    assert_eq!(k.value(&ChessGame::from_fen(longest).unwrap()), Dtm::Win(65));
+    k.mate_in_table_distance(longest);
+    // A sampled position with the defender to move, played out too.
+    let lost = sample(&k.tb, 21, "KBNk", 1, |v| matches!(v, Dtm::Loss(d) if d >= 30));
+    k.mate_in_table_distance(&lost[0]);
+}
+
+#[test]
+fn kbnk_every_engine_move_keeps_the_table_value() {
+    let mut k = Kibitz::new("KBNK", "kbnk-sample");
+    let mut fens = Vec::new();
+    for (fen, value) in [
+        ("8/8/8/8/8/8/8/K1kB3N w - - 0 1", Dtm::Win(63)),  // mate in 32
+        ("7k/4N3/6K1/2B5/8/8/8/8 w - - 0 1", Dtm::Win(1)), // Bd4#
+    ] {
+        assert_eq!(k.value(&ChessGame::from_fen(fen).unwrap()), value, "{fen}");
+        fens.push(fen.to_string());
+    }
+    // Sampled: wins and losses of either side to move, and draws (a minor
+    // piece hanging) the engine must not turn into losses.
+    fens.extend(sample(&k.tb, 3, "KBNk", 8, |v| v != Dtm::Draw));
+    fens.extend(sample(&k.tb, 4, "KBNk", 4, |v| v == Dtm::Draw));
+    for fen in &fens {
+        let g = ChessGame::from_fen(fen).unwrap();
+        k.play(fen, &[], &g);
+    }
+    // A few moves on from each won or lost one, both sides by the engine.
+    for fen in &fens[..6] {
+        k.play_out(fen, 6);
+    }
+}
+
+#[test]
+fn kqkr_the_engine_mates_in_the_table_distance_with_both_sides_best() {
+    let mut k = Kibitz::new("KQKR", "kqkr-long");
+    // The longest KQKR mate: 35 moves (69 plies), queen to move.
+    let longest = "8/8/8/8/2r5/8/2k5/K6Q w - - 0 1";
+    assert_eq!(k.value(&ChessGame::from_fen(longest).unwrap()), Dtm::Win(69));
+    k.mate_in_table_distance(longest);
+    // The rook wins: with the rook to move (a skewer, then the rook mates
+    // in 19 moves), and with the queen to move and lost in 18.
+    let rook_wins = "8/8/8/8/8/1r6/6Q1/k1K5 b - - 0 1";
+    assert_eq!(k.value(&ChessGame::from_fen(rook_wins).unwrap()), Dtm::Win(37));
+    k.mate_in_table_distance(rook_wins);
+    let queen_loses = "8/8/8/8/8/8/6Q1/krK5 w - - 0 1";
+    assert_eq!(k.value(&ChessGame::from_fen(queen_loses).unwrap()), Dtm::Loss(36));
+    k.mate_in_table_distance(queen_loses);
+}
+
+#[test]
+fn kqkr_the_engine_never_turns_a_table_draw_into_a_loss() {
+    let mut k = Kibitz::new("KQKR", "kqkr-draws");
+    // Draws with either side to move: the rook side's king stalemated
+    // after Rxe2, and the queen side's king under the rook's checks.
+    let mut draws = vec!["8/8/8/4r3/8/8/4Q3/K1k5 b - - 0 1".to_string(), "8/8/8/r7/8/8/5Q2/K6k w - - 0 1".to_string()];
+    draws.extend(sample(&k.tb, 5, "KQkr", 6, |v| v == Dtm::Draw));
+    let (mut white, mut black) = (0, 0);
+    for fen in &draws {
+        let g = ChessGame::from_fen(fen).unwrap();
+        assert_eq!(k.value(&g), Dtm::Draw, "{fen}");
+        if fen.contains(" w ") {
+            white += 1
+        } else {
+            black += 1
+        }
+        // Both sides by the engine: every move keeps the draw, and the
+        // game ends drawn (repetition) or goes on drawn.
+        let (played, end) = k.play_out(fen, 16);
+        assert!(matches!(end, None | Some(Outcome::Draw)), "{fen}: {end:?} after {played} plies");
+    }
+    assert!(white > 0 && black > 0, "draws with each side to move");
+    // Sampled won and lost positions, either side to move, one move each.
+    for fen in sample(&k.tb, 6, "KQkr", 10, |v| v != Dtm::Draw) {
+        let g = ChessGame::from_fen(&fen).unwrap();
+        k.play(&fen, &[], &g);
+    }
 }

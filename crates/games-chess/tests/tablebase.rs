@@ -41,6 +41,20 @@ fn published_longest_mates_kqk_krk_kqkr_kpk() {
         let s = t.stats();
         assert_eq!(s.longest_mate, moves, "{m}");
         assert_eq!(s.positions, s.wins + s.draws + s.losses);
+        // Each side to move's half, from its own point of view: together the
+        // whole table; the stronger side never loses with the move here.
+        let (w, b) = (s.white_to_move, s.black_to_move);
+        assert_eq!(w.positions, w.wins + w.draws + w.losses, "{m}");
+        assert_eq!(b.positions, b.wins + b.draws + b.losses, "{m}");
+        assert_eq!(
+            (w.positions + b.positions, w.wins + b.wins, w.draws + b.draws, w.losses + b.losses),
+            (s.positions, s.wins, s.draws, s.losses),
+            "{m}"
+        );
+        assert!(w.wins > 0 && b.losses > 0, "{m}");
+        if m != "KQKR" {
+            assert_eq!((w.losses, b.wins), (0, 0), "{m}: the lone king cannot win");
+        }
     }
 }
 
@@ -379,6 +393,18 @@ fn files_round_trip_and_bad_files_are_refused() {
     assert_eq!(tb.materials(), vec!["KRK".to_string()]);
     std::fs::write(dir.join("bad.brtb"), b"nonsense").unwrap();
     assert!(Tablebases::open(&dir).is_err());
+    // Files and directories that cannot be read or written are named.
+    let missing = dir.join("missing");
+    let named = |r: Result<(), TablebaseError>| match r {
+        Err(e @ TablebaseError::File { .. }) => {
+            assert!(e.to_string().starts_with(&missing.display().to_string()), "{e}")
+        }
+        other => panic!("{other:?}"),
+    };
+    named(Tablebases::open(&missing).map(drop));
+    named(Table::load(&missing).map(drop));
+    std::fs::write(&missing, b"a file, not a directory").unwrap();
+    named(t.save(&missing).map(drop));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -1,8 +1,14 @@
 //! The connect-4 opening book: its scores are the solver's, mirror images
-//! share an entry, files round-trip, and the solver answers from it.
+//! share an entry, files round-trip, the solver answers from it, and so
+//! does the generic search, through the table-lookup hook.
+
+use std::sync::Arc;
 
 use games_small::connect4::{Book, BookError, Connect4};
 use games_small::solver::{BookProgress, Solver, build_book};
+use search_core::backup::Minimax;
+use search_core::search::{Limits, Options, Search};
+use search_core::{Evaluator, Game, Perspective};
 
 /// Every position of the board up to `plies` discs whose game is not over.
 fn positions(width: usize, height: usize, plies: u32) -> Vec<Connect4> {
@@ -113,4 +119,40 @@ fn the_solver_answers_from_its_book() {
     let mut other = Solver::with_table_mib(7, 6, 1).unwrap();
     assert!(matches!(other.set_book(Some(book)), Err(BookError::Board { .. })));
     assert!(other.book().is_none());
+}
+
+/// Values only finished games (mate-distance terminal values by default).
+#[derive(Debug)]
+struct Zero;
+impl Evaluator<Connect4> for Zero {
+    const PERSPECTIVE: Perspective = Perspective::SideToMove;
+    fn evaluate(&self, _: &Connect4) -> f64 {
+        0.0
+    }
+}
+
+#[test]
+fn the_generic_search_probes_the_book_for_exact_values_and_distances() {
+    // 4 × 4 is small enough for the generic search to play out to the end.
+    let (w, h, plies) = (4, 4, 5);
+    let book = Arc::new(build_book(w, h, plies, 1, |_| {}).unwrap());
+    let mut decided = 0;
+    for pos in positions(w, h, plies - 1) {
+        let full = Search::new(Minimax, Zero, Options::default()).unwrap().run(&pos, &Limits::full_tree()).unwrap();
+        let mut search = Search::new(Minimax, Zero, Options::default()).unwrap().with_oracle(book.clone()).unwrap();
+        let r = search.run(&pos, &Limits::depth(1)).unwrap();
+        // Every child is in the book: the depth-1 value is the exact one,
+        // distance included.
+        assert_eq!(r.value, full.value, "{:?}", pos.moves_string());
+        assert!(r.stats.tb_hits > 0 && !r.from_book);
+        decided += usize::from(full.value != Some(0.0));
+        // And its move keeps the book's score.
+        let score = book.probe(&pos).unwrap();
+        let mut child = pos;
+        child.play(r.best.unwrap());
+        if child.winner().is_none() {
+            assert_eq!(-book.probe(&child).unwrap(), score, "{:?}", pos.moves_string());
+        }
+    }
+    assert!(decided > 0, "wins and losses are checked too");
 }

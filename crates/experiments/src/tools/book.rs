@@ -1,7 +1,8 @@
 //! `cargo xtask book GAME ...`: an opening book.
 //!
 //! - `book chess --from-pgn FILE [--out book.bin] [--max-plies N]
-//!   [--min-games N]`: a Polyglot `.bin` book made from games.
+//!   [--min-games N]`: a Polyglot `.bin` book made from games (a PGN file,
+//!   or a gzip-compressed one whose name ends in `.gz`).
 //! - `book connect4 [--plies N] [--quick] [--width W --height H]
 //!   [--table-mib M] [--out FILE]`: the exact score of every connect-4
 //!   position with at most N discs, mirror images merged, made by the solver
@@ -11,6 +12,7 @@
 //!
 //! Other games are refused by name.
 
+use std::io::Read;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -101,6 +103,9 @@ fn chess(args: Args) -> TaskResult {
     if args.min_games == 0 {
         return Err("--min-games must be at least 1".into());
     }
+    if args.max_plies == 0 {
+        return Err("--max-plies must be at least 1 (0 would make an empty book)".into());
+    }
     if args.quick || args.plies.is_some() || args.width.is_some() || args.height.is_some() {
         return Err(
             "book chess: --quick, --plies, --width and --height are for connect4 (chess uses --max-plies)".into()
@@ -111,7 +116,7 @@ fn chess(args: Args) -> TaskResult {
     };
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("book.bin"));
     let path = pgn.display().to_string();
-    let text = std::fs::read_to_string(pgn).map_err(|e| format!("{path}: {e}"))?;
+    let text = read_pgn(pgn).map_err(|e| format!("{path}: {e}"))?;
     let games = games_chess::pgn::parse(&text).map_err(|e| format!("{path}:{e}"))?;
     if games.is_empty() {
         return Err(format!("{path}: no games").into());
@@ -132,9 +137,13 @@ fn chess(args: Args) -> TaskResult {
         builder.add_game(start.position(), &moves, score);
     }
     let book = Book::from_entries(builder.entries(args.min_games));
-    let mut w = std::io::BufWriter::new(std::fs::File::create(&out)?);
-    book.write_to(&mut w)?;
-    std::io::Write::flush(&mut w)?;
+    let write = || -> std::io::Result<()> {
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&out)?);
+        book.write_to(&mut w)?;
+        std::io::Write::flush(&mut w)?;
+        Ok(())
+    };
+    write().map_err(|e| format!("{}: {e}", out.display()))?;
     println!(
         "{}: {} entries from {} games ({} without a result), first {} plies, moves played in at least {} games",
         out.display(),
@@ -145,4 +154,16 @@ fn chess(args: Args) -> TaskResult {
         args.min_games
     );
     Ok(())
+}
+
+/// The text of a PGN file, decompressed if its name ends in `.gz` (as the
+/// games of `data/human/` are stored).
+fn read_pgn(path: &std::path::Path) -> std::io::Result<String> {
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(path)?).read_to_string(&mut text)?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(path)
+    }
 }

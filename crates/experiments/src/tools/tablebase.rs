@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use games_chess::tablebase::{Generator, Material, Table};
+use games_chess::tablebase::{Generator, Material, SideCounts, Table};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::TaskResult;
@@ -69,6 +69,7 @@ pub fn run(args: Args) -> TaskResult {
 fn report(table: &Table, seconds: f64, path: &std::path::Path, bytes: u64, json: bool) {
     let s = table.stats();
     let material = table.material().to_string();
+    let side = |c: SideCounts| serde_json::json!({"positions": c.positions, "wins": c.wins, "draws": c.draws, "losses": c.losses});
     if json {
         let v = serde_json::json!({
             "material": material,
@@ -78,6 +79,8 @@ fn report(table: &Table, seconds: f64, path: &std::path::Path, bytes: u64, json:
             "losses": s.losses,
             "longest_mate": s.longest_mate,
             "longest_plies": s.longest_plies,
+            "white_to_move": side(s.white_to_move),
+            "black_to_move": side(s.black_to_move),
             "entries": table.entries(),
             "seconds": (seconds * 1000.0).round() / 1000.0,
             "bytes": bytes,
@@ -85,13 +88,17 @@ fn report(table: &Table, seconds: f64, path: &std::path::Path, bytes: u64, json:
         });
         println!("{v}");
     } else {
+        let w = s.white_to_move;
         println!(
-            "{material}: {} positions (side to move: {} wins, {} draws, {} losses); longest mate {} moves \
-             (white to move); {seconds:.2} s; {} ({:.1} MB)",
+            "{material}: {} positions (side to move: {} wins, {} draws, {} losses; white to move: {} wins, {} \
+             draws, {} losses); longest mate {} moves (white to move); {seconds:.2} s; {} ({:.1} MB)",
             s.positions,
             s.wins,
             s.draws,
             s.losses,
+            w.wins,
+            w.draws,
+            w.losses,
             s.longest_mate,
             path.display(),
             bytes as f64 / 1e6

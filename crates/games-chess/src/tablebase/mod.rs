@@ -325,6 +325,20 @@ pub enum TablebaseError {
     },
     /// Reading or writing failed.
     Io(std::io::Error),
+    /// Reading or writing this file or directory failed.
+    File {
+        /// The file or directory.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+impl TablebaseError {
+    /// A failed read or write of `path`.
+    fn file(path: &Path) -> impl FnOnce(std::io::Error) -> TablebaseError + '_ {
+        move |source| TablebaseError::File { path: path.display().to_string(), source }
+    }
 }
 
 impl fmt::Display for TablebaseError {
@@ -336,11 +350,19 @@ impl fmt::Display for TablebaseError {
                 write!(f, "the position ({position}) is not of the table's material {table}")
             }
             TablebaseError::Io(e) => write!(f, "{e}"),
+            TablebaseError::File { path, source } => write!(f, "{path}: {source}"),
         }
     }
 }
 
-impl std::error::Error for TablebaseError {}
+impl std::error::Error for TablebaseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TablebaseError::Io(e) | TablebaseError::File { source: e, .. } => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<std::io::Error> for TablebaseError {
     fn from(e: std::io::Error) -> Self {
@@ -378,6 +400,25 @@ pub struct TableStats {
     pub longest_mate: u32,
     /// The longest distance to mate of any position, in plies.
     pub longest_plies: u32,
+    /// The counts of the positions with white (the stronger side) to move.
+    pub white_to_move: SideCounts,
+    /// The counts of the positions with black to move.
+    pub black_to_move: SideCounts,
+}
+
+/// Counts of one side to move's half of a table, from that side's point of
+/// view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct SideCounts {
+    /// Legal positions with this side to move, each symmetry class once.
+    pub positions: u64,
+    /// Positions this side, to move, wins.
+    pub wins: u64,
+    /// Drawn positions.
+    pub draws: u64,
+    /// Positions this side, to move, loses.
+    pub losses: u64,
 }
 
 /// One endgame's table: a byte per index (see [`Table::write_to`] for the
@@ -437,13 +478,21 @@ impl Table {
         self.values.len()
     }
 
-    /// Counts of wins, draws and losses, and the longest mates.
+    /// Counts of wins, draws and losses (both sides to move together, and
+    /// each side to move's half), and the longest mates.
     pub fn stats(&self) -> TableStats {
         let mut s = TableStats::default();
         let half = self.layout.per_side as usize;
         for (i, &code) in self.values.iter().enumerate() {
             let Some(d) = Dtm::of_code(code) else { continue };
             s.positions += 1;
+            let side = if i < half { &mut s.white_to_move } else { &mut s.black_to_move };
+            side.positions += 1;
+            match d {
+                Dtm::Draw => side.draws += 1,
+                Dtm::Win(_) => side.wins += 1,
+                Dtm::Loss(_) => side.losses += 1,
+            }
             match d {
                 Dtm::Draw => s.draws += 1,
                 Dtm::Win(p) => {
@@ -596,21 +645,26 @@ impl Table {
 
     /// Writes the table to `dir/<material>.brtb` and returns the path.
     ///
-    /// Errors: the file cannot be written.
+    /// Errors: the directory or the file cannot be written
+    /// ([`TablebaseError::File`], naming it).
     pub fn save(&self, dir: &Path) -> Result<PathBuf, TablebaseError> {
-        std::fs::create_dir_all(dir)?;
+        std::fs::create_dir_all(dir).map_err(TablebaseError::file(dir))?;
         let path = dir.join(Table::file_name(&self.material));
-        let mut w = std::io::BufWriter::new(std::fs::File::create(&path)?);
-        self.write_to(&mut w)?;
-        w.flush()?;
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&path).map_err(TablebaseError::file(&path))?);
+        self.write_to(&mut w).map_err(|e| match e {
+            TablebaseError::Io(e) => TablebaseError::file(&path)(e),
+            e => e,
+        })?;
+        w.flush().map_err(TablebaseError::file(&path))?;
         Ok(path)
     }
 
     /// Reads the table file at `path`.
     ///
-    /// Errors: as [`read_from`](Table::read_from).
+    /// Errors: the file cannot be opened ([`TablebaseError::File`], naming
+    /// it); otherwise as [`read_from`](Table::read_from).
     pub fn load(path: &Path) -> Result<Table, TablebaseError> {
-        let mut r = std::io::BufReader::new(std::fs::File::open(path)?);
+        let mut r = std::io::BufReader::new(std::fs::File::open(path).map_err(TablebaseError::file(path))?);
         Table::read_from(&mut r, &path.display().to_string())
     }
 }
@@ -753,11 +807,12 @@ impl Tablebases {
 
     /// Every `*.brtb` table in `dir`.
     ///
-    /// Errors: the directory cannot be read, or a file in it is not a
-    /// valid table.
+    /// Errors: the directory cannot be read ([`TablebaseError::File`],
+    /// naming it), or a file in it is not a valid table.
     pub fn open(dir: &Path) -> Result<Tablebases, TablebaseError> {
         let mut tb = Tablebases::new();
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)?
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(TablebaseError::file(dir))?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "brtb"))
             .collect();

@@ -52,6 +52,8 @@ use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::Path;
 
+use search_core::search::{Oracle, Probe};
+
 use super::board::{Column, Connect4};
 
 /// The first six bytes of a book file.
@@ -404,6 +406,58 @@ pub(crate) fn canonical_key(pos: &Connect4) -> u64 {
     key.min(mirrored)
 }
 
+/// The book as a table the generic search consults
+/// ([`search_core::search::Oracle`], `docs/table-lookup.md`): attached to a
+/// [`Search`](search_core::search::Search) of [`Connect4`] with a rule that
+/// has game values (minimax, with or without alpha-beta), every position
+/// below the root that the book has ends the search there, with its exact
+/// value and distance. A root with fewer discs than the book's plies is
+/// then solved by a depth-1 search, whose best move keeps the score.
+///
+/// The solver's score `s` of a position with `n` discs on a board of `c`
+/// cells becomes a win `2 · (⌊(c + 1 − n)/2⌋ − s) + 1` plies away (the
+/// winning disc) when positive, a loss `2 · (⌊(c − n)/2⌋ + s) + 2` plies
+/// away when negative, and a draw when 0; scores impossible at `n` discs
+/// are not answered. The oracle names no book move: the depth-1 search
+/// plays the move, with its value.
+///
+/// ```
+/// use std::sync::Arc;
+/// use games_small::connect4::{Connect4, Connect4Eval};
+/// use games_small::solver::build_book;
+/// use search_core::backup::Minimax;
+/// use search_core::search::{Limits, Options, Search};
+///
+/// let book = build_book(5, 4, 2, 1, |_| {})?;
+/// let mut search = Search::new(Minimax, Connect4Eval::default(), Options::default())?.with_oracle(Arc::new(book))?;
+/// let r = search.run(&Connect4::new(5, 4)?, &Limits::depth(1))?;
+/// assert_eq!(r.stats.tb_hits, 5); // the five first moves, exactly
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+impl Oracle<Connect4> for Book {
+    fn probe(&self, state: &Connect4) -> Option<Probe> {
+        let score = Book::probe(self, state)?;
+        probe_of_score(score, (self.width * self.height) as i32, state.moves_played() as i32)
+    }
+}
+
+/// A solver score `score` of a position with `discs` discs on a board of
+/// `cells` cells as an oracle's probe (see the [`Book`] oracle); `None` if
+/// no game reaches that score from there.
+fn probe_of_score(score: i32, cells: i32, discs: i32) -> Option<Probe> {
+    // Counted in pairs of moves (the mover's and the opponent's) before the
+    // deciding disc.
+    if score > 0 {
+        let pairs = u32::try_from((cells + 1 - discs) / 2 - score).ok()?;
+        Some(Probe::Win { plies: 2 * pairs + 1 })
+    } else if score < 0 {
+        let pairs = u32::try_from((cells - discs) / 2 + score).ok()?;
+        Some(Probe::Loss { plies: 2 * pairs + 2 })
+    } else {
+        Some(Probe::Draw)
+    }
+}
+
 /// 64-bit FNV-1a.
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
@@ -412,6 +466,20 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_become_distances() {
+        // 7 × 6: the first player's win with its last (21st) disc is 41 plies
+        // away; a win with the next disc is 1 ply away, a loss to the
+        // opponent's next disc 2; a score no game reaches is not answered.
+        assert_eq!(probe_of_score(1, 42, 0), Some(Probe::Win { plies: 41 }));
+        assert_eq!(probe_of_score(21, 42, 0), Some(Probe::Win { plies: 1 }));
+        assert_eq!(probe_of_score(-1, 42, 0), Some(Probe::Loss { plies: 42 }));
+        assert_eq!(probe_of_score(-20, 42, 1), Some(Probe::Loss { plies: 2 }));
+        assert_eq!(probe_of_score(0, 42, 5), Some(Probe::Draw));
+        assert_eq!(probe_of_score(-21, 42, 1), None);
+        assert_eq!(probe_of_score(22, 42, 0), None);
+    }
 
     #[test]
     fn mirror_images_share_a_key() {
