@@ -57,7 +57,7 @@ impl App {
     /// The server's state for `config`: loads every game's roster and the
     /// committed calibrations. Errors: an unreadable calibration.
     pub fn new(config: Config) -> Result<Arc<Self>, String> {
-        let registry = Registry::load(config.max_nodes)?;
+        let registry = Registry::load(config.max_nodes, config.max_ms)?;
         let salt = splitmix64(
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
                 ^ u64::from(std::process::id()),
@@ -237,7 +237,7 @@ async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>
         Some(o) => o,
         None => app.registry.default_opponent(&req.game).unwrap_or_else(|| "random".into()),
     };
-    let spec = app.registry.budgeted(&opponent)?;
+    let spec = app.registry.budgeted(&req.game, &opponent)?;
     let seed = req.seed.unwrap_or_else(|| app.next_seed());
     // A series: the previous game's learning opponent, if it had one.
     let carried = match &req.after {
@@ -326,6 +326,7 @@ async fn export(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<R
 struct Info<'a> {
     games: &'a [GameInfo],
     max_nodes: u64,
+    max_ms: u64,
     max_sessions: usize,
     session_ttl_secs: u64,
     body_limit: usize,
@@ -336,6 +337,7 @@ async fn info(State(app): State<Arc<App>>) -> Response {
     Json(Info {
         games: &app.registry.infos,
         max_nodes: c.max_nodes,
+        max_ms: c.max_ms,
         max_sessions: c.max_sessions,
         session_ttl_secs: c.session_ttl.as_secs(),
         body_limit: c.body_limit,

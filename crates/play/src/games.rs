@@ -59,6 +59,16 @@ where
     fn start() -> Self;
     /// The board as the page draws it.
     fn board(&self) -> Board;
+    /// The moves the rules allow the side to move (the human's choice, and
+    /// the state's `legal`): by default the moves the game generates, which
+    /// are all of them except in gobang.
+    fn human_moves(&self) -> Vec<Self::Move> {
+        let mut v = Vec::new();
+        match self.generate(&mut v) {
+            Status::Ongoing => v,
+            Status::Over(_) => Vec::new(),
+        }
+    }
     /// Parses a position (a FEN for chess); `None` if the game has no
     /// position format.
     fn parse_position(_text: &str) -> Option<Result<Self, String>> {
@@ -171,6 +181,17 @@ impl UiGame for Gobang {
 
     fn start() -> Self {
         Gobang::default()
+    }
+
+    /// Every empty point: the game generates only the candidates near the
+    /// stones (the centre on the empty board) for the engines, but its rules
+    /// let a stone go on any empty point.
+    fn human_moves(&self) -> Vec<Self::Move> {
+        if self.status() != Status::Ongoing {
+            return Vec::new();
+        }
+        let n = self.size();
+        (0..n).flat_map(|r| (0..n).filter_map(move |c| self.point(c, r))).filter(|&p| self.at(p).is_none()).collect()
     }
 
     fn board(&self) -> Board {
@@ -327,6 +348,17 @@ mod tests {
         let mut t = TicTacToe::start();
         t.play_str("a1").unwrap();
         assert_eq!(t.board().rows[2][0], "X");
+    }
+
+    #[test]
+    fn gobang_stones_go_on_any_empty_point() {
+        let mut g = Gobang::start();
+        assert_eq!(g.human_moves().len(), 225);
+        g.play_str("a1").unwrap();
+        let moves = g.human_moves();
+        assert_eq!(moves.len(), 224);
+        assert!(moves.contains(&g.parse_move("o15").unwrap()));
+        assert_eq!(Connect4::start().human_moves().len(), 7);
     }
 
     #[test]

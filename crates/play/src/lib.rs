@@ -5,7 +5,9 @@
 //! - The opponent is any agent spec of the game's roster, the one `cargo
 //!   xtask match` uses (`experiments::dial`): the strength dial `elo:X`,
 //!   `alphabeta:depth=D`, `boltzmann:...`, `rminimax:...`, `random`...
-//!   Searching kinds get a node budget (`nodes=`, [`Config::max_nodes`]);
+//!   Every kind gets a budget: the searching kinds a node budget (`nodes=`,
+//!   [`Config::max_nodes`]), the Monte Carlo ones a time budget (`ms=`,
+//!   [`Config::max_ms`]), the modelled ones (`aware`, `online`) a depth cap;
 //!   `uci:` engines are not offered (the spec would name a program to run).
 //! - Searches run on Tokio's blocking pool, at most [`Config::workers`] at
 //!   once, so a long search never stalls other sessions; each reply reports
@@ -52,7 +54,13 @@ pub struct Config {
     pub workers: usize,
     /// The node budget of a searching agent's move (default 2,000,000);
     /// added as `nodes=` to specs without one, and the most a spec may ask.
+    /// It also caps the depth of the searches that have no node budget
+    /// (`aware`, `online`).
     pub max_nodes: u64,
+    /// The time budget of a Monte Carlo agent's move (`mcts`, `ments`), in
+    /// milliseconds (default 2,000); added as `ms=` to specs without one,
+    /// and the most a spec may ask.
+    pub max_ms: u64,
     /// The largest request body, in bytes (default 16 KiB).
     pub body_limit: usize,
     /// The master seed: session `n` gets the seed derived from it and `n`
@@ -67,6 +75,7 @@ impl Default for Config {
             max_sessions: 1000,
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             max_nodes: 2_000_000,
+            max_ms: 2_000,
             body_limit: 16 * 1024,
             seed: 1,
         }

@@ -219,10 +219,14 @@ fn line_words(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Parses one move typed by a user: in the game's notation and legal in `g`.
-fn parse_legal<G: Game>(g: &G, text: &str) -> Result<G::Move, String> {
+/// Parses one move typed by a user: in the game's notation and legal in `g`
+/// by the game's rules ([`UiGame::human_moves`]).
+fn parse_legal<G: UiGame>(g: &G, text: &str) -> Result<G::Move, String>
+where
+    G::Move: Send + Sync,
+{
     let mv = g.parse_move(text).map_err(|e| e.to_string())?;
-    if legal(g).contains(&mv) { Ok(mv) } else { Err(format!("{text} is not a legal move here")) }
+    if g.human_moves().contains(&mv) { Ok(mv) } else { Err(format!("{text} is not a legal move here")) }
 }
 
 impl<G: UiGame> Typed<G>
@@ -327,7 +331,7 @@ where
             moves.push(g.move_string(mv));
             g.play(mv);
         }
-        let legal = legal(&self.current).into_iter().map(|m| self.current.move_string(m)).collect();
+        let legal = self.current.human_moves().into_iter().map(|m| self.current.move_string(m)).collect();
         let start_fen = self.start.board().fen;
         StateView {
             game: G::NAME,

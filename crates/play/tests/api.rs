@@ -216,11 +216,22 @@ async fn gobang_and_info() {
     }
     let v = create(&r, json!({"game": "gobang", "opponent": "alphabeta:depth=1", "human": "first"})).await;
     assert_eq!(v["board"]["width"], 15);
-    assert_eq!(v["legal"], json!(["h8"]));
+    // A stone may go on any empty point (the engines consider only the
+    // points near the stones).
+    assert_eq!(v["legal"].as_array().unwrap().len(), 225);
     let id = v["id"].as_str().unwrap();
     let (status, s) = call(&r, Method::POST, &format!("/api/games/{id}/moves"), Some(r#"{"move": "h8"}"#)).await;
     assert_eq!(status, StatusCode::OK, "{s}");
     assert_eq!(s["moves"].as_array().unwrap().len(), 2);
+    assert_eq!(s["legal"].as_array().unwrap().len(), 223);
+    let (status, s) = call(&r, Method::POST, &format!("/api/games/{id}/moves"), Some(r#"{"move": "a1"}"#)).await;
+    assert_eq!(status, StatusCode::OK, "{s}");
+    assert_eq!(s["moves"][2], "a1");
+    let (status, e) = call(&r, Method::POST, &format!("/api/games/{id}/moves"), Some(r#"{"move": "a1"}"#)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{e}");
+    // A move line may start anywhere too.
+    let v = create(&r, json!({"game": "gobang", "opponent": "random", "moves": "a1 o15"})).await;
+    assert_eq!(v["moves"], json!(["a1", "o15"]));
 }
 
 #[tokio::test]
@@ -372,6 +383,10 @@ async fn errors_422_unknown_game_or_bad_spec() {
         (json!({"game": "connect4", "opponent": "alphabeta:depth=4,colour=red"}), "colour"),
         (json!({"game": "connect4", "opponent": "alphabeta:depth=4,nodes=999999999"}), "budget"),
         (json!({"game": "connect4", "opponent": "elo:99999"}), "elo"),
+        (json!({"game": "connect4", "opponent": "mcts:ms=999999"}), "budget"),
+        (json!({"game": "connect4", "opponent": "mcts:iters=1000,threads=8"}), "threads"),
+        (json!({"game": "chess", "opponent": "aware:depth=30,theta=0.01"}), "limit"),
+        (json!({"game": "chess", "opponent": "online:depth=3,opp_depth=30"}), "limit"),
         (json!({"game": "chess", "opponent": "uci:/bin/sh"}), "uci"),
         (json!({"game": "chess", "opponent": "random", "position": "not a fen"}), "FEN"),
         (json!({"game": "connect4", "opponent": "random", "position": "x"}), "no position format"),
@@ -385,6 +400,24 @@ async fn errors_422_unknown_game_or_bad_spec() {
     let (_, e) =
         call(&r, Method::POST, "/api/games", Some(r#"{"game": "connect4", "opponent": "alphabeta:deep=4"}"#)).await;
     assert!(error_of(&e).starts_with("agent spec \"alphabeta:deep=4\":"), "{e}");
+}
+
+/// Every kind of opponent has a budget: a Monte Carlo spec asking for a
+/// billion iterations stops at the time budget, the modelled kinds get a
+/// node budget with `opp_depth` (their depth is capped otherwise).
+#[tokio::test]
+async fn every_kind_of_opponent_has_a_budget() {
+    let (_, r) = app_with(Config { max_nodes: 200_000, max_ms: 20, ..Config::default() });
+    let v = create(&r, json!({"game": "connect4", "opponent": "mcts:iters=1000000000", "human": "second"})).await;
+    assert_eq!(v["spec"], "mcts:iters=1000000000,ms=20");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 1, "{v}");
+    assert!(v["reply"]["move"].is_string(), "{v}");
+    let v = create(&r, json!({"game": "chess", "opponent": "aware:depth=3,theta=0.01,opp_depth=2", "human": "second"}))
+        .await;
+    assert_eq!(v["spec"], "aware:depth=3,theta=0.01,opp_depth=2,nodes=200000");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 1, "{v}");
+    let (_, info) = call(&r, Method::GET, "/api/info", None).await;
+    assert_eq!(info["max_ms"], 20);
 }
 
 #[tokio::test]
@@ -492,4 +525,32 @@ async fn a_learning_opponent_carries_over_a_series() {
     assert_eq!(status, StatusCode::NOT_FOUND, "{e}");
     let v = create(&r, json!({"game": "tictactoe", "opponent": "alphabeta:depth=9"})).await;
     assert!(v.get("memory").is_none(), "{v}");
+}
+
+/// The modelling opponents (`aware`, `online`, with and without
+/// `opp_depth`) and `adaptive` report their search in the reply: the nodes
+/// it visited and the depth it reached, not zeros.
+#[tokio::test]
+async fn modelling_opponents_report_nodes_and_depth() {
+    let r = app();
+    // (spec, the depth reported: `None` when a node budget decides).
+    for (spec, depth) in [
+        ("aware:depth=2,theta=0.1", Some(2)),
+        ("aware:depth=3,theta=0.1,opp_depth=2", None),
+        ("online:depth=2", Some(2)),
+        ("online:depth=3,opp_depth=2,model_plies=1", None),
+        ("adaptive:target=0.5", None),
+    ] {
+        let v = create(&r, json!({"game": "connect4", "opponent": spec, "human": "second"})).await;
+        let reply = &v["reply"];
+        assert!(reply["note"].is_null(), "{spec}: {reply}");
+        assert!(reply["nodes"].as_u64().unwrap() > 0, "{spec}: {reply}");
+        let reached = reply["depth"].as_u64().unwrap();
+        match depth {
+            Some(d) => assert_eq!(reached, d, "{spec}: {reply}"),
+            None => assert!(reached >= 1, "{spec}: {reply}"),
+        }
+        assert!(reply["value"].is_number(), "{spec}: {reply}");
+        assert_eq!(reply["pv"][0], reply["move"], "{spec}: {reply}");
+    }
 }

@@ -1,8 +1,9 @@
 //! The page in a real browser: headless Chromium driven through WebDriver
 //! (Debian's `chromium` and `chromium-driver`). Opens the page, plays
 //! connect-4 and chess by clicking, sees the engine answer, undoes, exports,
-//! and saves screenshots in `target/play-screenshots/` (and in `docs/img/`
-//! when `PLAY_UPDATE_SCREENSHOTS=1`).
+//! imports a chess position, promotes a pawn (a draw), and saves screenshots in
+//! `target/play-screenshots/` (and in `docs/img/` when
+//! `PLAY_UPDATE_SCREENSHOTS=1`).
 //!
 //! Skips (passes, saying why) when `chromedriver` or Chromium is missing.
 
@@ -164,6 +165,26 @@ async fn chess(c: &Client) -> TestResult {
         Ok(v.contains("[Event ") && v.contains("1. e4 "))
     })
     .await?;
+    // A position imported from a FEN, and a promotion chosen on the page.
+    set_opponent(c, "random").await?;
+    c.find(Locator::Css("#import-box summary")).await?.click().await?;
+    c.find(Locator::Id("import-fen")).await?.send_keys("8/4P3/8/8/8/k7/8/4K3 w - - 0 1").await?;
+    c.find(Locator::Id("import")).await?.click().await?;
+    until("the imported position", Duration::from_secs(20), || async move {
+        Ok(count(c, "#board .cell .piece").await? == 3 && text(c, "#status").await?.starts_with("Your move"))
+    })
+    .await?;
+    c.find(Locator::Css("#board .cell[data-cell='e7']")).await?.click().await?;
+    c.find(Locator::Css("#board .cell[data-cell='e8']")).await?.click().await?;
+    c.wait().at_most(Duration::from_secs(5)).for_element(Locator::Css("#promotion:not([hidden])")).await?;
+    // An underpromotion: king and knight against king, a draw at once.
+    c.find(Locator::Css("#promotion button[data-promo='n']")).await?.click().await?;
+    until("the draw", Duration::from_secs(20), || async move {
+        Ok(text(c, "#status").await? == "Draw (insufficient material)")
+    })
+    .await?;
+    assert_eq!(text(c, "#log li").await?, "e7e8n");
+    assert_eq!(count(c, "#board .cell[data-cell='e8'] .piece.white").await?, 1);
     Ok(())
 }
 

@@ -361,3 +361,81 @@ fn adaptive_finds_the_opponents_depth_on_the_dial() {
         assert!((me.opponent_elo() - rating).abs() < 150.0, "{}", me.opponent_elo());
     }
 }
+
+/// The explained choice of `aware` and `online`, with and without
+/// `opp_depth`, `model_plies` and `nodes`, reports the search's counters for
+/// that move (as the web app shows them): its nodes (with `opp_depth`, the
+/// opponent's predictions included) and the depth reached (with `nodes=N`,
+/// the last completed iteration's, below the cap once the budget ran out),
+/// its value and a principal variation starting with the move; the move is
+/// the one `choose` plays with the same RNG.
+#[test]
+fn modelling_agents_explain_their_nodes_and_depth() {
+    let r = Roster::new().with(StandardAgents::new(Connect4Eval::default()).with_table_mib(1));
+    // (spec, the depth reported: `None` for a budget that stops short of
+    // the cap of 20).
+    let specs: [(&str, Option<u32>); 10] = [
+        ("aware:depth=3,theta=0.1,cap=100", Some(3)),
+        ("aware:depth=3,theta=0.1,cap=100,opp_depth=2", Some(3)),
+        ("aware:depth=3,theta=0.1,cap=100,opp_depth=2,safety=0.3,model_plies=1", Some(3)),
+        ("aware:depth=20,theta=0.1,cap=100,opp_depth=2,nodes=3000", None),
+        ("aware:depth=20,theta=0.1,cap=100,opp_depth=2,model_plies=1,nodes=3000", None),
+        ("online:depth=3,cap=100", Some(3)),
+        ("online:depth=3,cap=100,opp_depth=2", Some(3)),
+        ("online:depth=3,cap=100,memory=game,opp_depth=2,model_plies=1", Some(3)),
+        ("online:depth=20,cap=100,opp_depth=2,nodes=3000", None),
+        ("online:depth=20,cap=100,opp_depth=2,model_plies=1,nodes=3000", None),
+    ];
+    for (spec, depth) in specs {
+        let mut explained = r.build(spec).unwrap();
+        let mut plain = r.build(spec).unwrap();
+        let mut state = Connect4::standard();
+        let mut other = rng::seeded(7);
+        // Three of its moves, each after a random reply it learns from.
+        for turn in 0..3u64 {
+            let choice = explained.choose_explained(&state, &mut rng::seeded(turn)).unwrap();
+            assert_eq!(choice.mv, plain.choose(&state, &mut rng::seeded(turn)).unwrap(), "{spec}, move {turn}");
+            let t = choice.thought.unwrap_or_else(|| panic!("{spec}: no thought"));
+            let s = t.stats;
+            assert!(s.nodes > 0, "{spec}, move {turn}: no nodes");
+            match depth {
+                Some(d) => assert_eq!(s.depth, d, "{spec}, move {turn}"),
+                // The budget counts the nodes reported: it ran out.
+                None => assert!(s.depth >= 1 && s.depth < 20 && s.nodes >= 3000, "{spec}, move {turn}: {s:?}"),
+            }
+            assert!(t.value.is_some_and(f64::is_finite), "{spec}");
+            assert_eq!(t.pv.first(), Some(&choice.mv), "{spec}");
+            assert!((t.distribution.iter().map(|d| d.1).sum::<f64>() - 1.0).abs() < 1e-12, "{spec}");
+            assert!(t.probability(&choice.mv) > 0.0, "{spec}");
+            state.play(choice.mv);
+            state.play(RandomAgent.choose(&state, &mut other).unwrap());
+        }
+    }
+    // With opp_depth the opponent's predictions are counted: a deeper
+    // prediction of the same search costs more nodes.
+    let nodes = |spec: &str| {
+        let mut a = r.build(spec).unwrap();
+        a.choose_explained(&Connect4::standard(), &mut rng::seeded(1)).unwrap().thought.unwrap().stats.nodes
+    };
+    let (shallow, deep) =
+        (nodes("aware:depth=3,theta=0.1,cap=100,opp_depth=1"), nodes("aware:depth=3,theta=0.1,cap=100,opp_depth=4"));
+    assert!(deep > shallow, "opp_depth 4: {deep} nodes, opp_depth 1: {shallow}");
+}
+
+/// The adaptive agent explains its move as the dial's agent it plays with
+/// (a search: nodes and depth), and still learns from the replies.
+#[test]
+fn adaptive_explains_its_dial_agents_move() {
+    let agents = StandardAgents::new(TicTacToeEval::default()).with_table_mib(1).with_dial(tictactoe_dial());
+    let mut me: AdaptiveAgent<TicTacToe, _> = AdaptiveAgent::new(agents, 0.5, None).unwrap();
+    let mut state = TicTacToe::default();
+    for turn in 0..3u64 {
+        let choice = me.choose_explained(&state, &mut rng::seeded(turn)).unwrap();
+        let t = choice.thought.expect("the dial's agent explains");
+        assert!(t.stats.nodes > 0 && t.stats.depth >= 1, "{:?}", t.stats);
+        assert!(t.probability(&choice.mv) > 0.0);
+        assert_eq!(me.trajectory().len() as u64, turn);
+        state.play(choice.mv);
+        state.play(RandomAgent.choose(&state, &mut rng::seeded(10 + turn)).unwrap());
+    }
+}

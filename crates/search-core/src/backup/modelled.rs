@@ -84,7 +84,7 @@ use std::mem::take;
 use rand::RngCore;
 use smallvec::SmallVec;
 
-use crate::agent::Agent;
+use crate::agent::{Agent, Choice, Thought};
 use crate::backup::rminimax::check_theta;
 use crate::backup::{Backup, ChildInfo, Leaf, NodeInfo, Pruning};
 use crate::error::{GameError, ParamError};
@@ -961,13 +961,54 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for ModelledAgent<G, E> {
     }
 
     fn choose(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<G::Move, GameError> {
+        self.choose_explained(state, rng).map(|c| c.mv)
+    }
+
+    /// The best move, with the exactly tied best moves in equal shares, the
+    /// root moves' values (utilities; a move cut off carries an upper
+    /// bound), the root's value (a utility), and the nodes searched at the
+    /// agent's depth.
+    ///
+    /// ```
+    /// use search_core::{Agent, rng};
+    /// use search_core::backup::{Modelled, OpponentModel};
+    /// use search_core::backup::modelled::{ModelledAgent, ModelledSearch};
+    /// use search_core::tree::{LiteralEval, LiteralTree};
+    ///
+    /// let t: LiteralTree = "max(min(0, 0), min(0, 10))".parse()?;
+    /// let rule = Modelled::new(OpponentModel::boltzmann(0.5)?);
+    /// let mut agent = ModelledAgent::new(ModelledSearch::new(rule, LiteralEval), 2)?;
+    /// let choice = agent.choose_explained(&t, &mut rng::seeded(1))?;
+    /// let thought = choice.thought.unwrap();
+    /// assert_eq!((choice.mv, thought.pv[0], thought.stats.depth), (1, 1, 2));
+    /// assert_eq!(thought.stats.nodes, agent.last_result().unwrap().nodes);
+    /// assert!(thought.stats.nodes >= 3 && thought.value.unwrap() > 0.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn choose_explained(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<Choice<G::Move>, GameError> {
+        let started = std::time::Instant::now();
         let r = self.search.run(state, self.depth)?;
         let mv = match r.best_moves.len() {
             0 => r.best.ok_or(GameError::GameOver)?,
             1 => r.best_moves[0],
             k => r.best_moves[rand::Rng::random_range(rng, 0..k)],
         };
+        let ties = if r.best_moves.is_empty() { vec![mv] } else { r.best_moves.clone() };
+        let share = 1.0 / ties.len() as f64;
+        let stats = crate::search::Stats {
+            nodes: r.nodes,
+            depth: self.depth.clamp(1, MAX_PLY),
+            micros: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+            ..crate::search::Stats::default()
+        };
+        let thought = Thought {
+            distribution: ties.into_iter().map(|m| (m, share)).collect(),
+            scores: r.root_moves.iter().map(|m| (m.mv, m.value)).collect(),
+            value: Some(r.value),
+            pv: vec![mv],
+            stats,
+        };
         self.last = Some(r);
-        Ok(mv)
+        Ok(Choice { mv, thought: Some(thought) })
     }
 }

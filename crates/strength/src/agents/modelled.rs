@@ -13,7 +13,7 @@ use search_core::backup::modelled::{ModelledAgent, ModelledSearch};
 use search_core::backup::predicting::PredictingAgent;
 use search_core::backup::{Minimax, Modelled, OpponentModel};
 use search_core::search::{Limits, Options, Search};
-use search_core::{Agent, Evaluator, Game, GameError, ParamError, Status, Turn};
+use search_core::{Agent, Choice, Evaluator, Game, GameError, ParamError, Status, Turn};
 
 use super::{AgentFactory, BoxedAgent, StandardAgents};
 use crate::dial::Dial;
@@ -458,20 +458,29 @@ impl<G: Game, E: Evaluator<G> + Clone> Agent<G> for OnlineAgent<G, E> {
     }
 
     fn choose(&mut self, state: &G, rng: &mut dyn rand::RngCore) -> Result<G::Move, GameError> {
+        self.choose_explained(state, rng).map(|c| c.mv)
+    }
+
+    /// The search's explanation ([`ModelledAgent`]'s or
+    /// [`PredictingAgent`]'s): its nodes and depth are the search's for
+    /// this move (with `opp_depth`, the opponent's predictions included, as
+    /// the node budget counts them); the value searches that learn θ from
+    /// the opponent's last move are not counted.
+    fn choose_explained(&mut self, state: &G, rng: &mut dyn rand::RngCore) -> Result<Choice<G::Move>, GameError> {
         self.learner.observe(state)?;
         let theta = OpponentModel::boltzmann(self.learner.posterior().mean())?;
-        let mv = match &mut self.player {
+        let choice = match &mut self.player {
             OnlinePlayer::Ours(p) => {
                 p.search().set_model(theta);
-                p.choose(state, rng)?
+                p.choose_explained(state, rng)?
             }
             OnlinePlayer::Own(p) => {
                 p.set_model(theta);
-                p.choose(state, rng)?
+                p.choose_explained(state, rng)?
             }
         };
-        self.learner.played(state, mv);
-        Ok(mv)
+        self.learner.played(state, choice.mv);
+        Ok(choice)
     }
 
     fn reset(&mut self) {
@@ -690,12 +699,19 @@ where
     }
 
     fn choose(&mut self, state: &G, rng: &mut dyn rand::RngCore) -> Result<G::Move, GameError> {
+        self.choose_explained(state, rng).map(|c| c.mv)
+    }
+
+    /// The explanation of the dial's agent it currently plays (its
+    /// distribution, values, nodes and depth); the value searches that
+    /// learn from the opponent's last move are not counted.
+    fn choose_explained(&mut self, state: &G, rng: &mut dyn rand::RngCore) -> Result<Choice<G::Move>, GameError> {
         if self.learner.observe(state)? {
             self.adapt().map_err(|e| ParamError::new("adaptive", e))?;
         }
-        let mv = self.inner.choose(state, rng)?;
-        self.learner.played(state, mv);
-        Ok(mv)
+        let choice = self.inner.choose_explained(state, rng)?;
+        self.learner.played(state, choice.mv);
+        Ok(choice)
     }
 
     fn reset(&mut self) {
