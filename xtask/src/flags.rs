@@ -222,12 +222,18 @@ pub(crate) struct Bench {
     /// piom, knuth-moore, solver, perft, mcts, smp, memory.
     #[arg(long, value_delimiter = ',')]
     only: Option<Vec<String>>,
+    /// Where Pons' six connect-4 sets are, one file per set named
+    /// end-easy, middle-easy, middle-medium, begin-easy, begin-medium,
+    /// begin-hard (default ../shared/connect4; a set that is missing is
+    /// skipped and the report says so).
+    #[arg(long, value_name = "DIR")]
+    connect4_sets: Option<PathBuf>,
 }
 
 impl From<Bench> for experiments::tools::bench::Args {
     fn from(a: Bench) -> Self {
-        let Bench { quick, pairs, depths, no_side_by_side, out, only } = a;
-        Self { quick, pairs, depths, no_side_by_side, out, only }
+        let Bench { quick, pairs, depths, no_side_by_side, out, only, connect4_sets } = a;
+        Self { quick, pairs, depths, no_side_by_side, out, only, connect4_sets }
     }
 }
 
@@ -605,6 +611,9 @@ pub(crate) struct Play {
     /// The node budget of one engine move (added to search specs as `nodes=`).
     #[arg(long, default_value_t = 2_000_000, value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
     max_nodes: u64,
+    /// The time budget of one Monte Carlo move (mcts, ments; added to their specs as `ms=`).
+    #[arg(long, default_value_t = 2_000, value_parser = RangedU64ValueParser::<u64>::new().range(1..=600_000))]
+    max_ms: u64,
     /// The master seed of the sessions' engines.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -617,6 +626,7 @@ impl Play {
             session_ttl: std::time::Duration::from_secs(self.ttl_minutes * 60),
             max_sessions: self.max_sessions,
             max_nodes: self.max_nodes,
+            max_ms: self.max_ms,
             seed: self.seed,
             ..play::Config::default()
         };
@@ -687,7 +697,8 @@ pub(crate) struct Tablebase {
     /// The directory the tables are written to (`<material>.brtb`).
     #[arg(long, default_value = "tablebases")]
     out: PathBuf,
-    /// Print one JSON object per table (positions, wins, draws, losses, longest_mate, seconds, bytes).
+    /// Print one JSON object per table (positions, wins, draws, losses, longest_mate, white_to_move,
+    /// black_to_move, seconds, bytes).
     #[arg(long)]
     json: bool,
 }
@@ -704,7 +715,7 @@ pub(crate) struct Book {
     /// The game: `chess` (a Polyglot book made from games) or `connect4` (exact scores of every position up
     /// to --plies discs, made by the solver).
     game: String,
-    /// Chess: the games, as a PGN file.
+    /// Chess: the games, as a PGN file (gzip-compressed if its name ends in `.gz`).
     #[arg(long, value_name = "FILE")]
     from_pgn: Option<PathBuf>,
     /// Where the book is written [default: book.bin for chess, connect4-WxH-pN.c4book for connect4].

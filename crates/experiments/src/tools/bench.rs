@@ -68,6 +68,9 @@ pub struct Args {
     /// threads), `smp` (Lazy SMP), `memory` (peak resident memory of the
     /// solver and the engine).
     pub only: Option<Vec<String>>,
+    /// Where Pons' six connect-4 sets are (default `../shared/connect4`
+    /// beside the workspace), one file per set named as in the report.
+    pub connect4_sets: Option<PathBuf>,
 }
 
 /// The sections `--only` accepts.
@@ -152,7 +155,8 @@ pub fn run(args: Args) -> TaskResult {
         knuth_moore(args.quick, &mut report);
     }
     if on("solver") {
-        super::bench_solver::solver_vs_peers(&root, pairs, args.quick, &mut report)?;
+        let sets = args.connect4_sets.clone().unwrap_or_else(|| root.join(super::bench_solver::CONNECT4_SETS));
+        super::bench_solver::solver_vs_peers(&root, &sets, pairs, args.quick, &mut report)?;
     }
     if on("perft") {
         chess_perft(pairs, args.quick, &mut report);

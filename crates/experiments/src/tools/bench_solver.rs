@@ -1,13 +1,15 @@
 //! `cargo xtask bench`, section `solver`: the connect-4 solver on Pons' six
-//! benchmark sets against bitbully (side by side, interleaved), its node
-//! counts against Pons' published ones, and the book-backed empty board.
+//! benchmark sets against bitbully and connect-four-ai (side by side,
+//! interleaved), its node counts against Pons' published ones, and the
+//! book-backed empty board.
 //!
-//! bitbully is a Python package (`pip install bitbully`); it runs here
-//! through `python3` when it can be imported, and the report says so when it
-//! cannot. connect-four-ai needs Python ≥ 3.13: it runs through `python3.13`
-//! (or `$C4_AI_PYTHON`) when its module `connect_four_ai` imports there,
-//! otherwise the report says why not. Every side starts each position from
-//! an empty table (reset outside the timing) and without a book.
+//! bitbully is a Python package (`pip install bitbully`) over a C++ core; it
+//! runs here through `python3` when it can be imported, and the report says
+//! so when it cannot. connect-four-ai is a Rust crate (its Python package is
+//! a binding to it, published for Python ≥ 3.13 only): it runs in this
+//! process, compiled with the same compiler and profile as ours, so it is
+//! always present. Every side starts each position from an empty table
+//! (reset outside the timing) and without a book.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -75,24 +77,14 @@ struct Run {
     nodes: f64,
 }
 
-pub(crate) fn solver_vs_peers(root: &Path, pairs: usize, quick: bool, report: &mut Report) -> TaskResult {
-    let dir = root.join(CONNECT4_SETS);
+/// Runs the section on the sets in `dir`, the book from under `root`.
+pub(crate) fn solver_vs_peers(root: &Path, dir: &Path, pairs: usize, quick: bool, report: &mut Report) -> TaskResult {
     let bitbully = python_peer("python3", "bitbully");
     if let Err(why) = &bitbully {
         report.notes.push(format!("Solver vs bitbully: not run, {why} (`pip install bitbully`)."));
     }
-    let ai_python = std::env::var("C4_AI_PYTHON").unwrap_or_else(|_| "python3.13".into());
-    if let Err(why) = python_peer(&ai_python, "connect_four_ai") {
-        report.notes.push(format!(
-            "Solver vs connect-four-ai: not run, {why} (it needs Python ≥ 3.13 with `pip install connect-four-ai`; \
-             set C4_AI_PYTHON to that interpreter)."
-        ));
-    } else {
-        report.notes.push(
-            "Solver vs connect-four-ai: its module imports, but this bench has no driver for it yet.".to_string(),
-        );
-    }
     let mut solver = Solver::new(7, 6)?;
+    let mut ai = connect_four_ai::Solver::empty();
     for (set, pons, full, small) in SETS {
         let path = dir.join(set);
         let Ok(text) = std::fs::read_to_string(&path) else {
@@ -100,23 +92,24 @@ pub(crate) fn solver_vs_peers(root: &Path, pairs: usize, quick: bool, report: &m
             continue;
         };
         let limit = if quick { small } else { full };
-        let mut lines = Vec::new();
+        let mut all = Vec::new();
         for (index, line) in text.lines().enumerate() {
             let parsed = parse_test_line(line, 7, 6).map_err(|e| format!("{}:{}: {e}", path.display(), index + 1))?;
             if let Some(t) = parsed {
-                lines.push((t, line.trim().to_string()));
-            }
-            if lines.len() == limit {
-                break;
+                all.push((t, line.trim().to_string()));
             }
         }
+        let lines = &all[..limit.min(all.len())];
         let input: String = lines.iter().map(|(_, l)| format!("{l}\n")).collect();
-        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-        let (mut last_ours, mut last_theirs) = (None, None);
+        let (mut ours, mut theirs, mut ai_seconds) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut last_ours, mut last_theirs, mut last_ai) = (None, None, None);
         for _ in 0..pairs {
-            let run = solve_all(&mut solver, &lines)?;
+            let run = solve_all(&mut solver, lines)?;
             ours.push(run.seconds);
             last_ours = Some(run);
+            let run = solve_all_ai(&mut ai, lines)?;
+            ai_seconds.push(run.seconds);
+            last_ai = Some(run);
             if bitbully.is_ok() {
                 let run = run_python("python3", BITBULLY, &input)?;
                 theirs.push(run.seconds);
@@ -125,14 +118,30 @@ pub(crate) fn solver_vs_peers(root: &Path, pairs: usize, quick: bool, report: &m
         }
         let o = last_ours.expect("at least one pair");
         if let Some(pons) = pons {
+            // Pons' mean is over the whole set: so is ours, except in a
+            // quick run (the note says over how many).
+            let counted = if quick || lines.len() == all.len() { o } else { solve_all(&mut solver, &all)? };
             report.counted.push(Counted {
                 name: format!("connect-4 solver, {set}: mean nodes ÷ Pons"),
-                ours: o.nodes,
+                ours: counted.nodes,
                 reference: pons,
-                note: format!("{} positions, {} wrong scores, from an empty table each", o.positions, o.wrong),
+                note: format!(
+                    "{} of the set's {} positions, {} wrong scores, from an empty table each",
+                    counted.positions,
+                    all.len(),
+                    counted.wrong
+                ),
                 goal: Some(1.0),
             });
         }
+        let a = last_ai.expect("at least one pair");
+        report.timed.push(Timed {
+            name: format!("connect-4 solver, {set} ({} positions): time per position ÷ connect-four-ai", o.positions),
+            ours: ours.clone(),
+            theirs: ai_seconds,
+            work: format!("nodes/position {:.0} vs {:.0}; wrong scores {} vs {}", o.nodes, a.nodes, o.wrong, a.wrong),
+            goal: Some(1.0),
+        });
         if let Some(t) = last_theirs {
             report.timed.push(Timed {
                 name: format!("connect-4 solver, {set} ({} positions): time per position ÷ bitbully", o.positions),
@@ -167,6 +176,29 @@ fn solve_all(solver: &mut Solver, lines: &[(TestLine<'_>, String)]) -> Result<Ru
         seconds += start.elapsed().as_secs_f64();
         nodes += solved.nodes;
         wrong += usize::from(t.expected.is_some_and(|e| e != solved.score));
+    }
+    let n = lines.len().max(1);
+    Ok(Run { positions: lines.len(), wrong, seconds: seconds / n as f64, nodes: nodes as f64 / n as f64 })
+}
+
+/// connect-four-ai's side of [`solve_all`]: the same lines, its solver's
+/// table reset outside the timing, its node counter (`explored_positions`,
+/// which it sets back to zero at each solve).
+fn solve_all_ai(
+    solver: &mut connect_four_ai::Solver,
+    lines: &[(TestLine<'_>, String)],
+) -> Result<Run, Box<dyn std::error::Error>> {
+    let (mut seconds, mut nodes, mut wrong) = (0.0, 0usize, 0);
+    for (t, _) in lines {
+        let moves = t.moves;
+        let position =
+            connect_four_ai::Position::from_moves(moves).map_err(|e| format!("connect-four-ai: {moves}: {e:?}"))?;
+        solver.reset();
+        let start = Instant::now();
+        let score = solver.solve(&position);
+        seconds += start.elapsed().as_secs_f64();
+        nodes += solver.explored_positions;
+        wrong += usize::from(t.expected.is_some_and(|e| e != i32::from(score)));
     }
     let n = lines.len().max(1);
     Ok(Run { positions: lines.len(), wrong, seconds: seconds / n as f64, nodes: nodes as f64 / n as f64 })
