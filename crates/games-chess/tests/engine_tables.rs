@@ -2,6 +2,8 @@
 //! the table's distance against the table's best defence, sees tablebase
 //! draws, reports `tbhits`, and plays book moves by weight.
 
+mod common;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -12,8 +14,10 @@ use games_chess::uci::Engine;
 use games_chess::{ChessEval, ChessGame};
 use search_core::backup::Minimax;
 use search_core::search::{Limits, Options, Search, TtDepth};
-use search_core::{Game, Outcome, RngExt, Status};
+use search_core::{Game, Outcome, Status};
 use shakmaty::{Move, Position};
+
+use common::random_fen;
 
 /// KQK, KRK and KPK (with the tables they need) in a temporary directory.
 fn tables() -> &'static (Arc<Tablebases>, PathBuf) {
@@ -349,41 +353,7 @@ fn sample(tb: &Tablebases, seed: u64, letters: &str, n: usize, want: fn(Dtm) -> 
     let mut rng = search_core::rng::seeded(seed);
     let mut out = Vec::new();
     while out.len() < n {
-        let mut board = [None; 64];
-        for c in letters.chars() {
-            loop {
-                let s = rng.random_range(0..64usize);
-                if board[s].is_none() {
-                    board[s] = Some(c);
-                    break;
-                }
-            }
-        }
-        let placement: Vec<String> = (0..8)
-            .rev()
-            .map(|rank| {
-                let mut row = String::new();
-                let mut empty = 0;
-                for file in 0..8 {
-                    match board[rank * 8 + file] {
-                        Some(c) => {
-                            if empty > 0 {
-                                row.push_str(&empty.to_string());
-                                empty = 0;
-                            }
-                            row.push(c);
-                        }
-                        None => empty += 1,
-                    }
-                }
-                if empty > 0 {
-                    row.push_str(&empty.to_string());
-                }
-                row
-            })
-            .collect();
-        let stm = if rng.random_bool(0.5) { "w" } else { "b" };
-        let fen = format!("{} {stm} - - 0 1", placement.join("/"));
+        let fen = random_fen(&mut rng, letters);
         let Ok(g) = ChessGame::from_fen(&fen) else { continue };
         let mut legal = Vec::new();
         if matches!(g.generate(&mut legal), Status::Over(_)) {

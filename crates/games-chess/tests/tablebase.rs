@@ -2,13 +2,17 @@
 //! consistency with `shakmaty`'s move generation (an independent one),
 //! symmetry, KPK against a brute-force forward search, the file format.
 
+mod common;
+
 use std::sync::{Arc, OnceLock};
+
+use common::{placement, random_fen};
 
 use games_chess::ChessGame;
 use games_chess::tablebase::{Dtm, Generator, Material, Table, TablebaseError, Tablebases};
 use search_core::backup::Minimax;
 use search_core::search::{Limits, Options, Search};
-use search_core::{Evaluator, Game, Outcome, Perspective, Player, RngExt, Status, Turn, WIN_SCORE};
+use search_core::{Evaluator, Game, Outcome, Perspective, Player, Status, Turn, WIN_SCORE};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Move, Position, Role};
 
@@ -160,43 +164,7 @@ fn one_ply(tb: &Tablebases, p: &Chess) -> Dtm {
 /// A random legal position with these pieces (upper case white), either
 /// side to move; `None` if the draw is illegal.
 fn random_position(rng: &mut search_core::rng::Rng, letters: &str) -> Option<Chess> {
-    let mut board = [['.'; 8]; 8];
-    for c in letters.chars() {
-        loop {
-            let s = rng.random_range(0..64usize);
-            if board[s / 8][s % 8] == '.' {
-                board[s / 8][s % 8] = c;
-                break;
-            }
-        }
-    }
-    let stm = if rng.random_bool(0.5) { "w" } else { "b" };
-    ChessGame::from_fen(&format!("{} {stm} - - 0 1", placement(&board))).ok().map(|g| g.position().clone())
-}
-
-fn placement(board: &[[char; 8]; 8]) -> String {
-    let mut out = String::new();
-    for r in (0..8).rev() {
-        let mut empty = 0;
-        for &c in &board[r] {
-            if c == '.' {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    out.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                out.push(c);
-            }
-        }
-        if empty > 0 {
-            out.push_str(&empty.to_string());
-        }
-        if r > 0 {
-            out.push('/');
-        }
-    }
-    out
+    ChessGame::from_fen(&random_fen(rng, letters)).ok().map(|g| g.position().clone())
 }
 
 /// Every symmetry of the board (eight without pawns, the left–right mirror

@@ -485,29 +485,29 @@ impl Table {
         let half = self.layout.per_side as usize;
         for (i, &code) in self.values.iter().enumerate() {
             let Some(d) = Dtm::of_code(code) else { continue };
-            s.positions += 1;
-            let side = if i < half { &mut s.white_to_move } else { &mut s.black_to_move };
+            let white = i < half;
+            let side = if white { &mut s.white_to_move } else { &mut s.black_to_move };
             side.positions += 1;
             match d {
                 Dtm::Draw => side.draws += 1,
-                Dtm::Win(_) => side.wins += 1,
-                Dtm::Loss(_) => side.losses += 1,
-            }
-            match d {
-                Dtm::Draw => s.draws += 1,
                 Dtm::Win(p) => {
-                    s.wins += 1;
+                    side.wins += 1;
                     s.longest_plies = s.longest_plies.max(p);
-                    if i < half {
+                    if white {
                         s.longest_mate = s.longest_mate.max(p.div_ceil(2));
                     }
                 }
                 Dtm::Loss(p) => {
-                    s.losses += 1;
+                    side.losses += 1;
                     s.longest_plies = s.longest_plies.max(p);
                 }
             }
         }
+        let (w, b) = (s.white_to_move, s.black_to_move);
+        s.positions = w.positions + b.positions;
+        s.wins = w.wins + b.wins;
+        s.draws = w.draws + b.draws;
+        s.losses = w.losses + b.losses;
         s
     }
 
