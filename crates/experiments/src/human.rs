@@ -17,7 +17,6 @@
 //!   the distribution of the moves' losses against a deeper search.
 
 use std::collections::BTreeMap;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -65,10 +64,7 @@ pub fn load_corpus() -> Result<(Corpus, String), String> {
     let mut corpus = Corpus::new();
     let mut all = Vec::new();
     for f in &files {
-        let mut text = String::new();
-        flate2::read::GzDecoder::new(std::fs::File::open(f).map_err(|e| format!("{}: {e}", f.display()))?)
-            .read_to_string(&mut text)
-            .map_err(|e| format!("{}: {e}", f.display()))?;
+        let text = crate::read_text(f).map_err(|e| format!("{}: {e}", f.display()))?;
         let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if name.ends_with(".csv.gz") {
             corpus.add_csv(&name, &text).map_err(|e| e.to_string())?;

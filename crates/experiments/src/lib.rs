@@ -28,3 +28,15 @@ pub type TaskResult = Result<(), Box<dyn std::error::Error>>;
 pub(crate) fn target_dir(root: &std::path::Path) -> std::path::PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), std::path::PathBuf::from)
 }
+
+/// The text of the file at `path`, decompressed if its name ends in `.gz`
+/// (as the games of `data/human/` are stored).
+pub(crate) fn read_text(path: &std::path::Path) -> std::io::Result<String> {
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(std::fs::File::open(path)?), &mut text)?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(path)
+    }
+}

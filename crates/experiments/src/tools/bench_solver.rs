@@ -168,17 +168,12 @@ pub(crate) fn solver_vs_peers(root: &Path, dir: &Path, pairs: usize, quick: bool
 
 /// Solves every line from an empty table (reset outside the timing).
 fn solve_all(solver: &mut Solver, lines: &[(TestLine<'_>, String)]) -> Result<Run, Box<dyn std::error::Error>> {
-    let (mut seconds, mut nodes, mut wrong) = (0.0, 0u64, 0);
-    for (t, _) in lines {
+    measure(lines, |t| {
         solver.reset();
         let start = Instant::now();
         let solved = solver.solve(&t.position)?;
-        seconds += start.elapsed().as_secs_f64();
-        nodes += solved.nodes;
-        wrong += usize::from(t.expected.is_some_and(|e| e != solved.score));
-    }
-    let n = lines.len().max(1);
-    Ok(Run { positions: lines.len(), wrong, seconds: seconds / n as f64, nodes: nodes as f64 / n as f64 })
+        Ok((solved.score, solved.nodes, start.elapsed().as_secs_f64()))
+    })
 }
 
 /// connect-four-ai's side of [`solve_all`]: the same lines, its solver's
@@ -188,17 +183,30 @@ fn solve_all_ai(
     solver: &mut connect_four_ai::Solver,
     lines: &[(TestLine<'_>, String)],
 ) -> Result<Run, Box<dyn std::error::Error>> {
-    let (mut seconds, mut nodes, mut wrong) = (0.0, 0usize, 0);
-    for (t, _) in lines {
+    measure(lines, |t| {
         let moves = t.moves;
         let position =
             connect_four_ai::Position::from_moves(moves).map_err(|e| format!("connect-four-ai: {moves}: {e:?}"))?;
         solver.reset();
         let start = Instant::now();
         let score = solver.solve(&position);
-        seconds += start.elapsed().as_secs_f64();
-        nodes += solver.explored_positions;
-        wrong += usize::from(t.expected.is_some_and(|e| e != i32::from(score)));
+        let seconds = start.elapsed().as_secs_f64();
+        Ok((i32::from(score), solver.explored_positions as u64, seconds))
+    })
+}
+
+/// One side's [`Run`] over `lines`: `solve` gives a line's score, nodes and
+/// timed seconds; the score is checked against the line's.
+fn measure(
+    lines: &[(TestLine<'_>, String)],
+    mut solve: impl FnMut(&TestLine<'_>) -> Result<(i32, u64, f64), Box<dyn std::error::Error>>,
+) -> Result<Run, Box<dyn std::error::Error>> {
+    let (mut seconds, mut nodes, mut wrong) = (0.0, 0u64, 0);
+    for (t, _) in lines {
+        let (score, n, s) = solve(t)?;
+        seconds += s;
+        nodes += n;
+        wrong += usize::from(t.expected.is_some_and(|e| e != score));
     }
     let n = lines.len().max(1);
     Ok(Run { positions: lines.len(), wrong, seconds: seconds / n as f64, nodes: nodes as f64 / n as f64 })

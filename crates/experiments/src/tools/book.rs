@@ -12,7 +12,6 @@
 //!
 //! Other games are refused by name.
 
-use std::io::Read;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -116,7 +115,7 @@ fn chess(args: Args) -> TaskResult {
     };
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("book.bin"));
     let path = pgn.display().to_string();
-    let text = read_pgn(pgn).map_err(|e| format!("{path}: {e}"))?;
+    let text = crate::read_text(pgn).map_err(|e| format!("{path}: {e}"))?;
     let games = games_chess::pgn::parse(&text).map_err(|e| format!("{path}:{e}"))?;
     if games.is_empty() {
         return Err(format!("{path}: no games").into());
@@ -154,16 +153,4 @@ fn chess(args: Args) -> TaskResult {
         args.min_games
     );
     Ok(())
-}
-
-/// The text of a PGN file, decompressed if its name ends in `.gz` (as the
-/// games of `data/human/` are stored).
-fn read_pgn(path: &std::path::Path) -> std::io::Result<String> {
-    if path.extension().is_some_and(|e| e == "gz") {
-        let mut text = String::new();
-        flate2::read::GzDecoder::new(std::fs::File::open(path)?).read_to_string(&mut text)?;
-        Ok(text)
-    } else {
-        std::fs::read_to_string(path)
-    }
 }

@@ -283,18 +283,17 @@ impl<S: Slot> Negamax<S> {
 mod tests {
     use super::*;
 
-    /// Positions of `width × height` after `discs` pseudo-random moves (an
-    /// LCG, so that the test needs no generator), unfinished and with no win
-    /// for the side to move.
+    /// Positions of `width × height` after `discs` random moves (seeded),
+    /// unfinished and with no win for the side to move.
     fn positions(width: usize, height: usize, discs: usize, count: usize) -> Vec<Connect4> {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
+        use search_core::RngExt;
+        let mut rng = search_core::rng::seeded(0x2545_f491_4f6c_dd1d);
         let mut out = Vec::new();
         while out.len() < count {
             let mut pos = Connect4::new(width, height).unwrap();
             let mut ok = true;
             for _ in 0..discs {
-                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-                let column = ((state >> 33) % width as u64) as u8;
+                let column = rng.random_range(0..width) as u8;
                 if !pos.can_play(column) || pos.is_winning_move(column) {
                     ok = false;
                     break;
