@@ -48,6 +48,10 @@
 //!   one probe for the next; it is exact (the perfect key of
 //!   [`Connect4::key`], folded: no collisions) and compact (five bytes an
 //!   entry on 7 × 6).
+//! - **A sparse table in long solves.** Once a solve has visited as many
+//!   nodes as the table has slots, the table is read and written only at
+//!   every other ply, and the plies between look up their children's bounds
+//!   instead (enhanced transposition cut-offs); see the `negamax` module.
 //!
 //! # Performance
 //!
