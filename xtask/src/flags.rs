@@ -506,6 +506,54 @@ impl From<Calibrate> for experiments::dial::calibrate::Args {
     }
 }
 
+/// Arguments of `cargo xtask rate`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Rate {
+    /// The game: tictactoe, connect4, gobang or chess (one with a committed calibration).
+    game: String,
+    /// The agents to rate, as in `match` (e.g. `mcts:iters=2000`, `human:1500`).
+    #[arg(required = true)]
+    specs: Vec<String>,
+    #[command(flatten)]
+    run: RateRun,
+}
+
+/// The games and cell store of `rate` and `human rate`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RateRun {
+    /// Games per pairing of an agent with each rung of the ladder (rounded up to whole pairs).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads, 1 to 4 per available core (default: one per core). Results do not depend on it.
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// Output directory of the saved games (default: target/rate/GAME, or target/human-rate); rerun to resume.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Play only a deterministic share `I/N` of the cells.
+    #[arg(long)]
+    shard: Option<Shard>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+impl From<RateRun> for experiments::dial::rate::RunSettings {
+    fn from(r: RateRun) -> Self {
+        let RateRun { games, seed, threads, out, shard, json } = r;
+        Self { games, seed, threads, out, shard, json }
+    }
+}
+
+impl From<Rate> for experiments::dial::rate::Args {
+    fn from(r: Rate) -> Self {
+        Self { game: r.game, specs: r.specs, run: r.run.into() }
+    }
+}
+
 /// Arguments of `cargo xtask fit`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Fit {
@@ -831,6 +879,18 @@ enum HumanCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Rate human:X on the chess dial's ladder: paired games against every rung of our own settings in the
+    /// committed calibration, the rungs' ratings fixed; prints the Lichess rating → dial Elo mapping.
+    Rate {
+        /// The ratings imitated (repeat or separate by commas; default the bands' middles, 900 to 2100).
+        #[arg(long = "rating", value_delimiter = ',')]
+        ratings: Vec<u32>,
+        /// The picks rated: sample, mode (repeat or separate by commas; default both).
+        #[arg(long = "pick", value_delimiter = ',')]
+        picks: Vec<String>,
+        #[command(flatten)]
+        run: RateRun,
+    },
 }
 
 impl Human {
@@ -850,6 +910,11 @@ impl Human {
                     plots,
                 })
             }
+            HumanCommand::Rate { ratings, picks, run } => human::rate(human::RateArgs {
+                ratings: if ratings.is_empty() { human::DEFAULT_RATINGS.to_vec() } else { ratings },
+                picks: if picks.is_empty() { vec!["sample".into(), "mode".into()] } else { picks },
+                run: run.into(),
+            }),
         }
     }
 }

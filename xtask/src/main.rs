@@ -48,6 +48,8 @@ enum Command {
     Match(flags::Match),
     /// Rate the strength dial's ladder of a game (writes calibration/GAME.json).
     Calibrate(flags::Calibrate),
+    /// Rate agents on a game's committed dial ladder: paired games against every rung, the rungs' ratings fixed.
+    Rate(flags::Rate),
     /// Estimate a player's model (Boltzmann θ, ε-greedy, noise) from their games, with its 95% interval and Elo.
     Fit(flags::Fit),
     /// Validate the player-model estimators on synthetic players of known θ / ε in real games: bias, RMSE and
@@ -107,6 +109,7 @@ fn main() -> ExitCode {
         Command::Fuzz(args) => fuzz::run(args.cases),
         Command::Match(args) => dial::matches::run(args.into()),
         Command::Calibrate(args) => dial::calibrate::run(args.into()),
+        Command::Rate(args) => dial::rate::run(args.into()),
         Command::Fit(args) => dial::fitting::run(args.into()),
         Command::FitValidation(args) => dial::fit_validation::run(args.into()),
         Command::Play(args) => args.run(),

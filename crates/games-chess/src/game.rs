@@ -54,7 +54,7 @@ use crate::{notation, ordering, zobrist};
 /// assert_eq!(g.to_string(), "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
 /// # Ok::<(), search_core::GameError>(())
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct ChessGame {
     pos: Chess,
     /// Zobrist key of `pos`.
@@ -231,6 +231,35 @@ fn player_of(color: Color) -> Player {
     match color {
         Color::White => Player::First,
         Color::Black => Player::Second,
+    }
+}
+
+impl Clone for ChessGame {
+    #[inline]
+    fn clone(&self) -> Self {
+        ChessGame {
+            pos: self.pos.clone(),
+            key: self.key,
+            ep: self.ep,
+            history: self.history,
+            since_root: self.since_root,
+            rules: self.rules,
+            last_to: self.last_to,
+        }
+    }
+
+    /// Copies only the live part of the repetition history (often none:
+    /// after an irreversible move, or with the repetition rule off), not
+    /// the whole fixed-size array, which is most of the state's bytes.
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.pos.clone_from(&source.pos);
+        self.key = source.key;
+        self.ep = source.ep;
+        self.history.clone_live_from(&source.history);
+        self.since_root = source.since_root;
+        self.rules = source.rules;
+        self.last_to = source.last_to;
     }
 }
 

@@ -16,8 +16,9 @@
 pub const HISTORY_CAPACITY: usize = 100;
 
 /// Keys of earlier positions in a ring, newest at `head − 1`; at most
-/// [`HISTORY_CAPACITY`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// [`HISTORY_CAPACITY`]. Slots outside the live ring are never read (and
+/// may hold stale keys after [`clone_live_from`](History::clone_live_from)).
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct History {
     keys: [u64; HISTORY_CAPACITY],
     /// Index where the next key goes.
@@ -35,6 +36,22 @@ impl History {
     #[inline]
     pub(crate) fn clear(&mut self) {
         self.len = 0;
+    }
+
+    /// Makes `self` equal to `source` by copying only its live keys (the
+    /// `len` slots before `head`), not the whole array.
+    #[inline]
+    pub(crate) fn clone_live_from(&mut self, source: &History) {
+        let (head, len) = (usize::from(source.head), usize::from(source.len));
+        if len <= head {
+            self.keys[head - len..head].copy_from_slice(&source.keys[head - len..head]);
+        } else {
+            let wrapped = HISTORY_CAPACITY - (len - head);
+            self.keys[..head].copy_from_slice(&source.keys[..head]);
+            self.keys[wrapped..].copy_from_slice(&source.keys[wrapped..]);
+        }
+        self.head = source.head;
+        self.len = source.len;
     }
 
     /// Appends `key` as the newest entry, dropping the oldest when full.
@@ -117,6 +134,33 @@ mod tests {
         assert_eq!(h.back(HISTORY_CAPACITY), 5);
         h.clear();
         assert_eq!(h.len(), 0);
+    }
+
+    #[test]
+    fn clone_live_from_copies_the_live_keys() {
+        // Live rings that do and do not wrap around the array's end, copied
+        // over a history full of other keys.
+        for pushed in [0u64, 3, 60, HISTORY_CAPACITY as u64, HISTORY_CAPACITY as u64 + 37, 250] {
+            let mut source = History::new();
+            for k in 0..pushed {
+                source.push(1000 + k);
+            }
+            let mut copy = History::new();
+            for k in 0..(HISTORY_CAPACITY as u64 + 11) {
+                copy.push(k);
+            }
+            copy.clone_live_from(&source);
+            assert_eq!(copy.len(), source.len(), "{pushed}");
+            for d in 1..=source.len() {
+                assert_eq!(copy.back(d), source.back(d), "{pushed} keys, distance {d}");
+            }
+            // Pushing on goes on alike.
+            source.push(7);
+            copy.push(7);
+            for d in 1..=source.len() {
+                assert_eq!(copy.back(d), source.back(d), "{pushed} keys + 1, distance {d}");
+            }
+        }
     }
 
     #[test]

@@ -390,10 +390,14 @@ pub fn perft<G: Game>(state: &G, depth: u32) -> Result<u64, crate::ParamError> {
         return Err(crate::ParamError::new("depth", format!("perft goes at most {} plies deep", crate::MAX_PLY)));
     }
     let mut buffers: Vec<Vec<G::Move>> = Vec::new();
-    Ok(perft_rec(state, depth, 0, &mut buffers))
+    // One child state per interior ply, refilled with `clone_from` for each
+    // move: a game whose state is large but mostly unused (chess keeps a
+    // fixed-size repetition history) copies only what it needs there.
+    let mut children: Vec<G> = (1..depth).map(|_| state.clone()).collect();
+    Ok(perft_rec(state, depth, 0, &mut buffers, &mut children))
 }
 
-fn perft_rec<G: Game>(state: &G, depth: u32, ply: usize, buffers: &mut Vec<Vec<G::Move>>) -> u64 {
+fn perft_rec<G: Game>(state: &G, depth: u32, ply: usize, buffers: &mut Vec<Vec<G::Move>>, children: &mut [G]) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -406,11 +410,12 @@ fn perft_rec<G: Game>(state: &G, depth: u32, ply: usize, buffers: &mut Vec<Vec<G
         Status::Over(_) => 0,
         Status::Ongoing if depth == 1 => moves.len() as u64,
         Status::Ongoing => {
+            let (child, deeper) = children.split_first_mut().expect("one child slot per interior ply");
             let mut total = 0;
             for &mv in moves.iter() {
-                let mut child = state.clone();
+                child.clone_from(state);
                 child.play(mv);
-                total += perft_rec(&child, depth - 1, ply + 1, buffers);
+                total += perft_rec(child, depth - 1, ply + 1, buffers, deeper);
             }
             total
         }

@@ -10,6 +10,7 @@ pub mod fit_validation;
 pub mod fitting;
 mod losses;
 pub mod matches;
+pub mod rate;
 mod report;
 mod uci;
 

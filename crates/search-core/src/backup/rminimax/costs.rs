@@ -164,8 +164,12 @@ impl OutcomeCosts {
         Ok(self)
     }
 
+    #[inline]
     fn scale(&self, value: f64) -> f64 {
-        let t = (value / self.range).clamp(-1.0, 1.0);
+        // The default range is 1, and `x / 1.0 == x` exactly: skip the
+        // division (its latency lies on every leaf's path to the root).
+        let scaled = if self.range == 1.0 { value } else { value / self.range };
+        let t = scaled.clamp(-1.0, 1.0);
         if t >= 0.0 { self.draw - t * (self.draw - self.win) } else { self.draw - t * (self.loss - self.draw) }
     }
 }

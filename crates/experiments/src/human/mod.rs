@@ -1,4 +1,4 @@
-//! `cargo xtask human train` and `cargo xtask human eval`: the human-like
+//! `cargo xtask human train`, `eval` and `rate`: the human-like
 //! chess opponent ([`games_chess::human`]) fitted on the Lichess corpus of
 //! `data/human/` and measured on its held-out test split.
 //!
@@ -15,6 +15,8 @@
 //!   the move match of Stockfish (limited to the band's rating, and at full
 //!   strength), of our alpha-beta engine and of the dial's `elo:X`, and
 //!   the distribution of the moves' losses against a deeper search.
+//! * `rate` ([`ladder`]) plays `human:X` against the chess dial's ladder and
+//!   gives the dial's Elo of each imitated rating.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -35,6 +37,9 @@ use serde_json::{Value, json};
 use strength::fit::{Decision, FitOptions, Model};
 
 use crate::TaskResult;
+
+mod ladder;
+pub use ladder::{DEFAULT_RATINGS, RateArgs, markdown_rate, rate};
 
 /// The first ply of a game used: the opening before it is mostly book.
 pub const FROM_PLY: usize = 10;
@@ -679,10 +684,10 @@ pub fn markdown_eval(report: &Value) -> String {
             b["band"].as_str().unwrap_or(""),
             b["positions"]
         );
-        s += &format!("| human:{},pick=mode | {} |\n", b["rating"], pct(&b["human_mode_match"]));
+        let x = b["rating"].as_f64().unwrap_or(f64::NAN);
+        s += &format!("| human:{x:.0},pick=mode | {} |\n", pct(&b["human_mode_match"]));
         s += &format!(
-            "| human:{},pick=sample | {} (expected {}) |\n",
-            b["rating"],
+            "| human:{x:.0},pick=sample | {} (expected {}) |\n",
             pct(&b["human_sample_match"]),
             pct(&b["human_expected_match"])
         );
@@ -702,6 +707,65 @@ pub fn markdown_eval(report: &Value) -> String {
             num(&b["emd_stockfish_elo_vs_players"])
         );
     }
+    s + &match_summary(report)
+}
+
+/// The move match of every player kind per band, with the average over the
+/// bands: one table.
+fn match_summary(report: &Value) -> String {
+    let bands: Vec<&Value> = report["bands"].as_array().map(|v| v.iter().collect()).unwrap_or_default();
+    // A column per player kind: the band-specific part of a name dropped.
+    let kind = |name: &str| -> String {
+        if name.starts_with("Stockfish UCI_Elo") {
+            "Stockfish UCI_Elo".into()
+        } else if name.starts_with("elo:") {
+            "dial elo:X".into()
+        } else {
+            name.to_string()
+        }
+    };
+    let mut columns: Vec<String> = vec!["human:X pick=mode".into(), "human:X pick=sample".into()];
+    for b in &bands {
+        for e in b["engines"].as_array().into_iter().flatten() {
+            let k = kind(e["engine"].as_str().unwrap_or(""));
+            if !columns.contains(&k) {
+                columns.push(k);
+            }
+        }
+    }
+    let value = |b: &Value, column: &str| -> Option<f64> {
+        match column {
+            "human:X pick=mode" => b["human_mode_match"].as_f64(),
+            "human:X pick=sample" => b["human_sample_match"].as_f64(),
+            _ => b["engines"]
+                .as_array()?
+                .iter()
+                .find(|e| kind(e["engine"].as_str().unwrap_or("")) == column)
+                .and_then(|e| e["match"].as_f64()),
+        }
+    };
+    let mut s = format!(
+        "\n### Move match per band\n\n| band | {} |\n| --- |{}\n",
+        columns.join(" | "),
+        " ---: |".repeat(columns.len())
+    );
+    for b in &bands {
+        let cells: Vec<String> =
+            columns.iter().map(|c| value(b, c).map_or("–".into(), |v| format!("{:.1}%", 100.0 * v))).collect();
+        s += &format!("| {} | {} |\n", b["band"].as_str().unwrap_or(""), cells.join(" | "));
+    }
+    let averages: Vec<String> = columns
+        .iter()
+        .map(|c| {
+            let v: Vec<f64> = bands.iter().filter_map(|b| value(b, c)).collect();
+            if v.len() == bands.len() && !v.is_empty() {
+                format!("**{:.1}%**", 100.0 * v.iter().sum::<f64>() / v.len() as f64)
+            } else {
+                "–".into()
+            }
+        })
+        .collect();
+    s += &format!("| **average** | {} |\n", averages.join(" | "));
     s
 }
 
@@ -779,6 +843,26 @@ mod tests {
         assert_eq!(emd(&[0.0], &[100.0]), Some(100.0));
         assert_eq!(emd(&[0.0, 100.0], &[100.0]), Some(50.0));
         assert_eq!(emd(&[], &[1.0]), None);
+    }
+
+    #[test]
+    fn the_summary_has_a_column_per_player_kind_and_the_average() {
+        let band = |name: &str, x: f64, sf: &str, dial: &str, m: f64| {
+            json!({"band": name, "rating": x, "positions": 10, "human_mode_match": m, "human_sample_match": 0.2,
+                "engines": [{"engine": sf, "match": 0.3}, {"engine": dial, "match": 0.1}]})
+        };
+        let report = json!({"bands": [
+            band("800-999", 900.0, "Stockfish UCI_Elo 1350", "elo:900", 0.4),
+            band("1000-1199", 1100.0, "Stockfish UCI_Elo 1350", "elo:1100", 0.5),
+        ]});
+        let s = match_summary(&report);
+        assert!(
+            s.contains("| band | human:X pick=mode | human:X pick=sample | Stockfish UCI_Elo | dial elo:X |"),
+            "{s}"
+        );
+        assert!(s.contains("| 800-999 | 40.0% | 20.0% | 30.0% | 10.0% |"), "{s}");
+        assert!(s.contains("| **average** | **45.0%** | **20.0%** | **30.0%** | **10.0%** |"), "{s}");
+        assert!(markdown_eval(&report).contains("| human:900,pick=mode | 40.0% |"));
     }
 
     #[test]
