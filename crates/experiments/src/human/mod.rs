@@ -15,7 +15,7 @@
 //!   the move match of Stockfish (limited to the band's rating, and at full
 //!   strength), of our alpha-beta engine and of the dial's `elo:X`, and
 //!   the distribution of the moves' losses against a deeper search.
-//! * `rate` ([`ladder`]) plays `human:X` against the chess dial's ladder and
+//! * `rate` ([`rate`]) plays `human:X` against the chess dial's ladder and
 //!   gives the dial's Elo of each imitated rating.
 
 use std::collections::BTreeMap;
