@@ -11,7 +11,7 @@ pub mod fitting;
 mod losses;
 pub mod matches;
 pub mod rate;
-mod report;
+pub(crate) mod report;
 mod uci;
 
 pub use arena::{RosterMaker, chess_roster, connect4_roster, gobang_roster, load_calibration, tictactoe_roster};

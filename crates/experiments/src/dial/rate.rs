@@ -22,6 +22,7 @@ use strength::rating::{FitOptions, Results};
 
 use super::arena::{arena_of, load_calibration};
 use super::matches::MatchJob;
+use super::report::trinomial;
 use crate::TaskResult;
 use crate::reproduce::{Experiment, RunConfig, RunKey, Scale, Shard, fnv, open_out, run_cells, write_atomic};
 
@@ -70,15 +71,8 @@ fn rate_against(opponents: &[Opponent], results: &[Vec<PairOutcome>], nu: f64) -
         let mut r = Results::new(n + 1);
         let mut options = FitOptions::new().fixed_draw_nu(nu);
         for (i, (o, pairs)) in opponents.iter().zip(results).enumerate() {
-            let (mut w, mut d, mut l) = (0.0, 0.0, 0.0);
-            for s in pairs.iter().flat_map(|p| [p.a_first.score, p.b_first.score]) {
-                match s {
-                    s if s > 0.75 => w += 1.0,
-                    s if s < 0.25 => l += 1.0,
-                    _ => d += 1.0,
-                }
-            }
-            r.add_counts(n, i, w, d, l).map_err(|e| e.to_string())?;
+            let t = trinomial(pairs);
+            r.add_counts(n, i, t.wins() as f64, t.draws() as f64, t.losses() as f64).map_err(|e| e.to_string())?;
             let moved = if shift == Some(i) { 1.0 } else { 0.0 };
             options = options.anchor(i, o.rating + moved);
         }

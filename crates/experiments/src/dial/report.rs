@@ -38,6 +38,15 @@ fn result_of(g: &GameScore) -> GameResult {
     }
 }
 
+/// A's wins, draws and losses over the games of `pairs`.
+pub(crate) fn trinomial(pairs: &[PairOutcome]) -> Trinomial {
+    let mut t = Trinomial::default();
+    for p in pairs {
+        t.add_pair(result_of(&p.a_first), result_of(&p.b_first));
+    }
+    t
+}
+
 fn pentanomial(pairs: &[PairOutcome]) -> Pentanomial {
     let mut p = Pentanomial::default();
     for pair in pairs {
@@ -222,13 +231,7 @@ pub(crate) fn fit_ladder(
     let mut counts = Vec::new();
     let mut games = vec![0u64; rungs.len()];
     for (a, b, pairs) in results {
-        let t = {
-            let mut t = Trinomial::default();
-            for p in pairs {
-                t.add_pair(result_of(&p.a_first), result_of(&p.b_first));
-            }
-            t
-        };
+        let t = trinomial(pairs);
         games[*a] += t.games();
         games[*b] += t.games();
         counts.push(rating::PairResult::new(*a, *b, t.wins() as f64, t.draws() as f64, t.losses() as f64));

@@ -710,20 +710,25 @@ pub fn markdown_eval(report: &Value) -> String {
     s + &match_summary(report)
 }
 
+/// The kind of an engine of the eval report, its band-specific part dropped
+/// (`Stockfish UCI_Elo 1500` → `Stockfish UCI_Elo=X`, `elo:1500` → `dial
+/// elo:X`): one column of the summary, one line of the plot.
+fn engine_kind(name: &str) -> &str {
+    if name.starts_with("Stockfish UCI_Elo") {
+        "Stockfish UCI_Elo=X"
+    } else if name.starts_with("elo:") {
+        "dial elo:X"
+    } else {
+        name
+    }
+}
+
 /// The move match of every player kind per band, with the average over the
 /// bands: one table.
 fn match_summary(report: &Value) -> String {
     let bands: Vec<&Value> = report["bands"].as_array().map(|v| v.iter().collect()).unwrap_or_default();
-    // A column per player kind: the band-specific part of a name dropped.
-    let kind = |name: &str| -> String {
-        if name.starts_with("Stockfish UCI_Elo") {
-            "Stockfish UCI_Elo".into()
-        } else if name.starts_with("elo:") {
-            "dial elo:X".into()
-        } else {
-            name.to_string()
-        }
-    };
+    // A column per player kind.
+    let kind = |name: &str| engine_kind(name).to_string();
     let mut columns: Vec<String> = vec!["human:X pick=mode".into(), "human:X pick=sample".into()];
     for b in &bands {
         for e in b["engines"].as_array().into_iter().flatten() {
@@ -783,14 +788,7 @@ fn plots(report: &Value, dir: &Path) -> Result<(), String> {
         add("human:X pick=sample", &b["human_sample_match"]);
         for e in b["engines"].as_array().into_iter().flatten() {
             let name = e["engine"].as_str().unwrap_or("");
-            let name = if name.starts_with("Stockfish UCI_Elo") {
-                "Stockfish UCI_Elo=X"
-            } else if name.starts_with("elo:") {
-                "dial elo:X"
-            } else {
-                name
-            };
-            add(name, &e["match"]);
+            add(engine_kind(name), &e["match"]);
         }
     }
     let series: Vec<(String, Vec<(f64, f64)>)> = series.into_iter().collect();
@@ -857,7 +855,7 @@ mod tests {
         ]});
         let s = match_summary(&report);
         assert!(
-            s.contains("| band | human:X pick=mode | human:X pick=sample | Stockfish UCI_Elo | dial elo:X |"),
+            s.contains("| band | human:X pick=mode | human:X pick=sample | Stockfish UCI_Elo=X | dial elo:X |"),
             "{s}"
         );
         assert!(s.contains("| 800-999 | 40.0% | 20.0% | 30.0% | 10.0% |"), "{s}");
