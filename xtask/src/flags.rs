@@ -514,6 +514,10 @@ pub(crate) struct Rate {
     /// The agents to rate, as in `match` (e.g. `mcts:iters=2000`, `human:1500`).
     #[arg(required = true)]
     specs: Vec<String>,
+    /// Play only the rungs rated at least this (the games against rungs far below an agent carry
+    /// almost nothing about its rating).
+    #[arg(long, value_name = "ELO")]
+    rungs_from: Option<f64>,
     #[command(flatten)]
     run: RateRun,
 }
@@ -550,7 +554,7 @@ impl From<RateRun> for experiments::dial::rate::RunSettings {
 
 impl From<Rate> for experiments::dial::rate::Args {
     fn from(r: Rate) -> Self {
-        Self { game: r.game, specs: r.specs, run: r.run.into() }
+        Self { game: r.game, specs: r.specs, rungs_from: r.rungs_from, run: r.run.into() }
     }
 }
 

@@ -30,8 +30,14 @@
 //!
 //! Edge cases are defined, never NaN: with no pairs every statistic is `None`;
 //! when every pair has the same score the observed variance is 0 and the
-//! normal approximation knows nothing about the spread, so the score interval
-//! is all of [0, 1] (Elo interval `(−∞, +∞)`), while nElo and LOS are `None`.
+//! normal approximation knows nothing about the spread, so nElo and LOS are
+//! `None`. The score interval is then all of [0, 1] (Elo interval
+//! `(−∞, +∞)`), except at the ends: when all `N` units scored the most
+//! (least) possible, the chance that a unit does so is at least
+//! `((1 − c)/2)^(1/N)` at confidence `c` (the exact binomial bound, a unit
+//! "at the top" or not), and the score is at least (at most one minus) that,
+//! so the interval is one-sided: `[((1 − c)/2)^(1/N), 1]` (Elo from a finite
+//! bound to `+∞`).
 //!
 //! ```
 //! use strength::elo::GameResult::{Draw, Loss, Win};
@@ -309,7 +315,17 @@ impl Moments {
 
     fn score(&self, confidence: f64) -> Estimate {
         if self.variance == 0.0 {
-            return Estimate { value: self.mean, low: 0.0, high: 1.0 };
+            // Every unit at the top (bottom): the chance of that is at least
+            // `bound` at this confidence, and the rest scored at least 0.
+            let bound = ((1.0 - confidence) / 2.0).powf(1.0 / self.n);
+            let (low, high) = if self.mean == 1.0 {
+                (bound, 1.0)
+            } else if self.mean == 0.0 {
+                (0.0, 1.0 - bound)
+            } else {
+                (0.0, 1.0)
+            };
+            return Estimate { value: self.mean, low, high };
         }
         let half = two_sided_z(confidence) * self.std_error();
         Estimate { value: self.mean, low: (self.mean - half).max(0.0), high: (self.mean + half).min(1.0) }
@@ -364,7 +380,11 @@ mod tests {
         let all_wins = Pentanomial::new([0, 0, 0, 0, 7]);
         let e = all_wins.elo().unwrap();
         assert_eq!(e.value, f64::INFINITY);
-        assert_eq!((e.low, e.high), (f64::NEG_INFINITY, f64::INFINITY));
+        // Seven pairs all won: P(a pair is won) ≥ 0.025^(1/7) = 0.5905.
+        assert!((e.low - score_to_elo(0.025f64.powf(1.0 / 7.0))).abs() < 1e-9, "{e:?}");
+        assert!(e.low > 60.0 && e.low < 70.0 && e.high == f64::INFINITY, "{e:?}");
+        let all_lost = Trinomial::from_wdl(0, 0, 7).elo().unwrap();
+        assert!((all_lost.high + e.low).abs() < 1e-9 && all_lost.low == f64::NEG_INFINITY, "{all_lost:?}");
         assert!(all_wins.los().is_none() && all_wins.normalized_elo().is_none());
         let all_draws = Trinomial::from_wdl(0, 9, 0);
         let e = all_draws.elo().unwrap();

@@ -94,17 +94,24 @@ fn edge_cases_are_defined() {
     assert!(empty.score().is_none() && empty.elo().is_none());
     assert!(empty.normalized_elo().is_none() && empty.los().is_none());
     assert!(Trinomial::default().elo().is_none());
-    // Every pair the same: zero variance, no spread information.
+    // Every pair the same: zero variance, no spread information; at the
+    // ends, the exact one-sided bound of "every pair at the top (bottom)".
+    let top = 0.025f64.powf(1.0 / 12.0);
     for k in 0..5 {
         let mut counts = [0; 5];
         counts[k] = 12;
         let p = Pentanomial::new(counts);
         let e = p.elo().unwrap();
         assert_eq!(e.value, score_to_elo(k as f64 / 4.0));
-        assert_eq!((e.low, e.high), (f64::NEG_INFINITY, f64::INFINITY));
         assert!(p.normalized_elo().is_none() && p.los().is_none());
         let s = p.score().unwrap();
-        assert_eq!((s.low, s.high), (0.0, 1.0));
+        let expected = match k {
+            0 => (0.0, 1.0 - top),
+            4 => (top, 1.0),
+            _ => (0.0, 1.0),
+        };
+        assert_eq!((s.low, s.high), expected, "{counts:?}");
+        assert_eq!((e.low, e.high), (score_to_elo(expected.0), score_to_elo(expected.1)), "{counts:?}");
     }
     // One pair of each extreme: intervals reach past 0/1 and map to ±∞.
     let p = Pentanomial::new([1, 0, 0, 0, 1]);

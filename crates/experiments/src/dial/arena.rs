@@ -219,9 +219,12 @@ pub fn tictactoe_roster() -> Result<RosterMaker<TicTacToe>, String> {
     roster_maker("tictactoe", TicTacToeEval::default(), 1, |r| r)
 }
 
-/// The roster of connect-4 (4 MiB tables).
+/// The roster of connect-4 (4 MiB tables), with the perfect player
+/// (`solver`, 7 × 6).
 pub fn connect4_roster() -> Result<RosterMaker<Connect4>, String> {
-    roster_maker("connect4", Connect4Eval::default(), 4, |r| r)
+    roster_maker("connect4", Connect4Eval::default(), 4, |r: Roster<Connect4>| {
+        r.with(super::perfect::PerfectAgents { width: 7, height: 6 })
+    })
 }
 
 /// The roster of gobang (8 MiB tables).
@@ -346,5 +349,31 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted.len(), 9);
+    }
+
+    /// The perfect player (`solver`) never scores below an opening's solved
+    /// value for its side, with either colour, against a searching player.
+    #[test]
+    fn the_solver_spec_never_does_worse_than_the_solved_value() {
+        use games_small::solver::Solver;
+        let arena = arena_of("connect4").unwrap();
+        arena.check_spec("solver").unwrap();
+        assert!(arena.check_spec("solver:mib=0").is_err());
+        assert!(arena.check_spec("solver:depth=3").is_err());
+        let mut judge = Solver::with_table_mib(7, 6, 8).unwrap();
+        for opening in ["444444333333", "3333334444445", "44444433333355"] {
+            let pos = Connect4::from_moves(7, 6, opening).unwrap();
+            let value = |score: i32| f64::from(score.signum() + 1) / 2.0;
+            // The solved score for the first player (A's side in `a_first`).
+            let to_move = judge.solve(&pos).unwrap().score;
+            let s = if opening.len() % 2 == 0 { to_move } else { -to_move };
+            let spaced: Vec<String> = opening.chars().map(String::from).collect();
+            let pairs = arena.play_pairs("solver:mib=8", "alphabeta:depth=4", &[(spaced.join(" "), 5)]).unwrap();
+            for p in pairs {
+                // A (the solver) plays the first player, then the second.
+                assert!(p.a_first.score >= value(s), "{opening}: {p:?}, solved {s}");
+                assert!(p.b_first.score >= value(-s), "{opening}: {p:?}, solved {s}");
+            }
+        }
     }
 }

@@ -139,19 +139,17 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
             references: Vec::new(),
             links: Vec::new(),
         },
-        // Gobang values are pattern weights (an open four 10 000).
+        // Gobang values are pattern weights (an open four 10 000). Depth 1
+        // starts nearer random play (θ = 0.0001) so that the low end has a
+        // rung between random and Elo 300; depth 2 does not, because near-
+        // random depth-2 players play long games at a depth-2 search a
+        // move (such a matchup costs more than the rest of the ladder).
         "gobang" => Ladder {
-            curves: [1, 2]
-                .iter()
-                .map(|d| {
-                    curve(
-                        &format!("boltzmann:depth={d},cap=10000"),
-                        &[0.0003, 0.001, 0.003, 0.01],
-                        &format!("alphabeta:depth={d}"),
-                    )
-                })
-                .collect(),
-            pairs: 300,
+            curves: vec![
+                curve("boltzmann:depth=1,cap=10000", &[0.0001, 0.0003, 0.001, 0.003, 0.01], "alphabeta:depth=1"),
+                curve("boltzmann:depth=2,cap=10000", &[0.0003, 0.001, 0.003, 0.01], "alphabeta:depth=2"),
+            ],
+            pairs: 900,
             quick_pairs: 3,
             held_out_pairs: 250,
             references: Vec::new(),
@@ -236,11 +234,20 @@ pub(crate) fn schedule(l: &Ladder) -> (Vec<String>, Vec<(usize, usize)>) {
                 }
             }
             if let Some(up) = index.get(k + 1) {
-                games.push((ids[i], up[i.min(up.len() - 1)]));
+                games.push((ids[i], up[cross_link(&l.curves[k], &l.curves[k + 1], i)]));
             }
         }
     }
     (rungs, games)
+}
+
+/// The rung of curve `up` that rung `i` of curve `c` plays (an index into
+/// `up`'s rungs, top last): top to top, otherwise the rung of the nearest θ
+/// on a log scale (the same θ when `up` has it), the lower on a tie.
+fn cross_link(c: &CurveDef, up: &CurveDef, i: usize) -> usize {
+    let Some(&theta) = c.thetas.get(i) else { return up.thetas.len() };
+    let distance = |t: f64| (t.ln() - theta.ln()).abs();
+    (0..up.thetas.len()).min_by(|&a, &b| distance(up.thetas[a]).total_cmp(&distance(up.thetas[b]))).unwrap_or(0)
 }
 
 /// Runs `cargo xtask calibrate`.
@@ -589,5 +596,21 @@ mod tests {
                 assert_ne!(a, b);
             }
         }
+    }
+
+    #[test]
+    fn curves_are_linked_at_equal_theta_and_top_to_top() {
+        let (rungs, games) = schedule(&ladder("gobang").unwrap());
+        let has = |a: &str, b: &str| {
+            let (i, j) = (rungs.iter().position(|r| r == a).unwrap(), rungs.iter().position(|r| r == b).unwrap());
+            games.contains(&(i, j))
+        };
+        let (d1, d2) = ("boltzmann:depth=1,cap=10000,theta=", "boltzmann:depth=2,cap=10000,theta=");
+        for t in ["0.0003", "0.001", "0.003", "0.01"] {
+            assert!(has(&format!("{d1}{t}"), &format!("{d2}{t}")), "θ = {t}");
+        }
+        // Depth 1's extra θ links to the nearest of depth 2.
+        assert!(has(&format!("{d1}0.0001"), &format!("{d2}0.0003")));
+        assert!(has("alphabeta:depth=1", "alphabeta:depth=2"));
     }
 }

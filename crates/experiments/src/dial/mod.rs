@@ -10,6 +10,7 @@ pub mod fit_validation;
 pub mod fitting;
 mod losses;
 pub mod matches;
+mod perfect;
 pub mod rate;
 pub(crate) mod report;
 mod uci;

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use strength::pairing::PairOutcome;
-use strength::rating::{FitOptions, Results};
+use strength::rating::{Direction, FitOptions, RatingError, Results, davidson};
 
 use super::arena::{arena_of, load_calibration};
 use super::matches::MatchJob;
@@ -33,6 +33,8 @@ pub struct Args {
     pub game: String,
     /// The agents rated (specs, as in `match`).
     pub specs: Vec<String>,
+    /// Play only the rungs rated at least this (all rungs when `None`).
+    pub rungs_from: Option<f64>,
     /// The games and where they are kept.
     pub run: RunSettings,
 }
@@ -62,31 +64,128 @@ struct Opponent {
     std_error: f64,
 }
 
+/// An agent's rating against anchored rungs ([`rate_against`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Rated {
+    /// The maximum-likelihood rating, the standard error of the agent's own
+    /// games, and the total standard error with the rungs' uncertainty.
+    Estimate { rating: f64, own_se: f64, total_se: f64 },
+    /// The agent won (`Up`) or lost (`Down`) every game, so the likelihood
+    /// grows without end that way: only the other side is bounded. `bound`
+    /// is the 95% bound from the profile likelihood of its games, moved
+    /// further by 1.96 times the rungs' uncertainty carried through (a
+    /// conservative sum of the two).
+    Bound { direction: Direction, bound: f64 },
+}
+
+/// The outcome counts `(wins, draws, losses)` of one agent against each
+/// rung, from its pairs.
+fn counts(results: &[Vec<PairOutcome>]) -> Vec<(f64, f64, f64)> {
+    results
+        .iter()
+        .map(|pairs| {
+            let t = trinomial(pairs);
+            (t.wins() as f64, t.draws() as f64, t.losses() as f64)
+        })
+        .collect()
+}
+
+/// The 95% bound on an agent's rating that won (`Up`) or lost (`Down`)
+/// every one of `games[i]` games against rungs rated `ratings[i]`: where
+/// the log-likelihood falls 1.92 (χ²₁'s 95% point, halved) below its
+/// supremum, 0, which it approaches at ±∞.
+fn profile_bound(ratings: &[f64], games: &[f64], nu: f64, direction: Direction) -> f64 {
+    let loglik = |r: f64| -> f64 {
+        ratings
+            .iter()
+            .zip(games)
+            .filter(|(_, n)| **n > 0.0)
+            .map(|(o, n)| {
+                let p = davidson(r - o, nu);
+                n * match direction {
+                    Direction::Up => p.win.ln(),
+                    Direction::Down => p.loss.ln(),
+                }
+            })
+            .sum()
+    };
+    let (min, max) = ratings.iter().fold((f64::MAX, f64::MIN), |(a, b), &r| (a.min(r), b.max(r)));
+    // `low` and `high` bracket the crossing: far below the rungs every game
+    // won is wildly unlikely, far above it is nearly certain.
+    let (mut low, mut high) = (min - 5000.0, max + 5000.0);
+    for _ in 0..200 {
+        let mid = 0.5 * (low + high);
+        let above = loglik(mid) > -1.92;
+        // Up: the log-likelihood rises with the rating; Down: it falls.
+        if above == (direction == Direction::Up) {
+            high = mid;
+        } else {
+            low = mid;
+        }
+    }
+    0.5 * (low + high)
+}
+
 /// An agent's rating from its results against anchored opponents: the
-/// estimate, the standard error of its own games, and the total standard
-/// error with the opponents' uncertainty carried through.
-fn rate_against(opponents: &[Opponent], results: &[Vec<PairOutcome>], nu: f64) -> Result<(f64, f64, f64), String> {
-    let fit = |shift: Option<usize>| -> Result<(f64, f64), String> {
+/// estimate with its standard errors, or, when it won or lost every game,
+/// a one-sided 95% bound. The rungs' uncertainty is carried through the
+/// sensitivity of the estimate (or bound) to each rung's rating.
+fn rate_against(opponents: &[Opponent], results: &[Vec<PairOutcome>], nu: f64) -> Result<Rated, String> {
+    let counts = counts(results);
+    let fit = |shift: Option<usize>| -> Result<Result<(f64, f64), Direction>, String> {
         let n = opponents.len();
         let mut r = Results::new(n + 1);
         let mut options = FitOptions::new().fixed_draw_nu(nu);
-        for (i, (o, pairs)) in opponents.iter().zip(results).enumerate() {
-            let t = trinomial(pairs);
-            r.add_counts(n, i, t.wins() as f64, t.draws() as f64, t.losses() as f64).map_err(|e| e.to_string())?;
+        for (i, (o, &(w, d, l))) in opponents.iter().zip(&counts).enumerate() {
+            r.add_counts(n, i, w, d, l).map_err(|e| e.to_string())?;
             let moved = if shift == Some(i) { 1.0 } else { 0.0 };
             options = options.anchor(i, o.rating + moved);
         }
-        let ratings = r.fit(&options).map_err(|e| e.to_string())?;
-        let p = ratings.player(n);
-        Ok((p.rating, p.std_error))
+        match r.fit(&options) {
+            Ok(ratings) => {
+                let p = ratings.player(n);
+                Ok(Ok((p.rating, p.std_error)))
+            }
+            Err(RatingError::Unbounded { player, direction }) if player == n => Ok(Err(direction)),
+            Err(e) => Err(e.to_string()),
+        }
     };
-    let (rating, own_se) = fit(None)?;
-    let mut var = own_se * own_se;
-    for (i, o) in opponents.iter().enumerate() {
-        let d = fit(Some(i))?.0 - rating;
-        var += (d * o.std_error).powi(2);
+    let carried = |value: &dyn Fn(Option<usize>) -> Result<f64, String>| -> Result<f64, String> {
+        let base = value(None)?;
+        let mut var = 0.0;
+        for (i, o) in opponents.iter().enumerate() {
+            var += ((value(Some(i))? - base) * o.std_error).powi(2);
+        }
+        Ok(var.sqrt())
+    };
+    match fit(None)? {
+        Ok((rating, own_se)) => {
+            let value = |shift: Option<usize>| match fit(shift)? {
+                Ok((r, _)) => Ok(r),
+                Err(d) => Err(format!("the rating became unbounded ({d}) when a rung moved")),
+            };
+            let rungs = carried(&value)?;
+            Ok(Rated::Estimate { rating, own_se, total_se: (own_se * own_se + rungs * rungs).sqrt() })
+        }
+        Err(direction) => {
+            let games: Vec<f64> = counts.iter().map(|(w, d, l)| w + d + l).collect();
+            let bound_at = |shift: Option<usize>| -> Result<f64, String> {
+                let ratings: Vec<f64> = opponents
+                    .iter()
+                    .enumerate()
+                    .map(|(i, o)| o.rating + if shift == Some(i) { 1.0 } else { 0.0 })
+                    .collect();
+                Ok(profile_bound(&ratings, &games, nu, direction))
+            };
+            let own = bound_at(None)?;
+            let rungs = 1.96 * carried(&bound_at)?;
+            let bound = match direction {
+                Direction::Up => own - rungs,
+                Direction::Down => own + rungs,
+            };
+            Ok(Rated::Bound { direction, bound })
+        }
     }
-    Ok((rating, own_se, var.sqrt()))
 }
 
 /// Plays `specs` against `game`'s ladder (games in `out`) and rates them:
@@ -98,6 +197,7 @@ fn rate_against(opponents: &[Opponent], results: &[Vec<PairOutcome>], nu: f64) -
 pub(crate) fn rate_specs(
     game: &str,
     specs: &[String],
+    rungs_from: Option<f64>,
     settings: &RunSettings,
     out: &Path,
 ) -> Result<Option<Value>, String> {
@@ -117,9 +217,12 @@ pub(crate) fn rate_specs(
     let opponents: Vec<Opponent> = calibration
         .rungs
         .iter()
-        .filter(|r| !r.spec.starts_with("uci:"))
+        .filter(|r| !r.spec.starts_with("uci:") && rungs_from.is_none_or(|from| r.rating >= from))
         .map(|r| Opponent { spec: r.spec.clone(), rating: r.rating, std_error: (r.high - r.low) / 2.0 / 1.96 })
         .collect();
+    if opponents.is_empty() {
+        return Err(format!("no rung of the {game} ladder is rated at least {}", rungs_from.unwrap_or(f64::NAN)));
+    }
     let probe = arena_of(game)?;
     for spec in specs {
         probe.check_spec(spec)?;
@@ -181,16 +284,29 @@ pub(crate) fn rate_specs(
         if missing > 0 {
             continue;
         }
-        let (rating, own_se, total_se) = rate_against(&opponents, &results, nu)?;
-        rows.push(json!({
-            "spec": spec,
-            "rating": rating,
-            "std_error_games": own_se,
-            "std_error": total_se,
-            "ci95": [rating - 1.96 * total_se, rating + 1.96 * total_se],
-            "games": results.iter().map(|r| r.len() * 2).sum::<usize>(),
-            "against": against,
-        }));
+        let games = results.iter().map(|r| r.len() * 2).sum::<usize>();
+        rows.push(match rate_against(&opponents, &results, nu)? {
+            Rated::Estimate { rating, own_se, total_se } => json!({
+                "spec": spec,
+                "rating": rating,
+                "std_error_games": own_se,
+                "std_error": total_se,
+                "ci95": [rating - 1.96 * total_se, rating + 1.96 * total_se],
+                "games": games,
+                "against": against,
+            }),
+            // Won or lost every game: no estimate, one end of the interval.
+            Rated::Bound { direction, bound } => json!({
+                "spec": spec,
+                "rating": null,
+                "unbounded": match direction { Direction::Up => "up", Direction::Down => "down" },
+                "std_error_games": null,
+                "std_error": null,
+                "ci95": match direction { Direction::Up => json!([bound, null]), Direction::Down => json!([null, bound]) },
+                "games": games,
+                "against": against,
+            }),
+        });
     }
     if missing > 0 {
         eprintln!(
@@ -214,7 +330,7 @@ pub(crate) fn rate_specs(
 /// Runs `cargo xtask rate`.
 pub fn run(args: Args) -> TaskResult {
     let out = args.run.out.clone().unwrap_or_else(|| PathBuf::from("target/rate").join(&args.game));
-    let Some(report) = rate_specs(&args.game, &args.specs, &args.run, &out)? else {
+    let Some(report) = rate_specs(&args.game, &args.specs, args.rungs_from, &args.run, &out)? else {
         return Ok(());
     };
     write_atomic(&out.join("rate.json"), &serde_json::to_string_pretty(&report)?)?;
@@ -241,15 +357,21 @@ pub(crate) fn ratings_table(report: &Value) -> String {
         report["games_per_pairing"]
     );
     for a in report["agents"].as_array().into_iter().flatten() {
-        s += &format!(
-            "| {} | {:.0} | {:.0} … {:.0} | {:.0} | {} |\n",
-            a["spec"].as_str().unwrap_or(""),
-            num(&a["rating"]),
-            num(&a["ci95"][0]),
-            num(&a["ci95"][1]),
-            1.96 * num(&a["std_error_games"]),
-            a["games"]
-        );
+        let spec = a["spec"].as_str().unwrap_or("");
+        let (low, high) = (&a["ci95"][0], &a["ci95"][1]);
+        s += &match a["unbounded"].as_str() {
+            // Won every game: a lower bound only.
+            Some("up") => format!("| {spec} | ≥ {:.0} | {:.0} … ∞ | – | {} |\n", num(low), num(low), a["games"]),
+            Some(_) => format!("| {spec} | ≤ {:.0} | −∞ … {:.0} | – | {} |\n", num(high), num(high), a["games"]),
+            None => format!(
+                "| {spec} | {:.0} | {:.0} … {:.0} | {:.0} | {} |\n",
+                num(&a["rating"]),
+                num(low),
+                num(high),
+                1.96 * num(&a["std_error_games"]),
+                a["games"]
+            ),
+        };
     }
     s
 }
@@ -294,7 +416,11 @@ mod tests {
         ];
         let mut weak = pairs(1.0, 10);
         weak.extend(pairs(0.0, 10));
-        let (r, own, total) = rate_against(&opponents, &[weak, pairs(0.5, 20)], 1.0).unwrap();
+        let Rated::Estimate { rating: r, own_se: own, total_se: total } =
+            rate_against(&opponents, &[weak, pairs(0.5, 20)], 1.0).unwrap()
+        else {
+            panic!("no estimate")
+        };
         assert!(r > 0.0 && r < 400.0, "{r}");
         assert!(own > 0.0 && total > own, "{own} {total}");
     }
@@ -304,17 +430,50 @@ mod tests {
         let opponents = vec![Opponent { spec: "a".into(), rating: 700.0, std_error: 80.0 }];
         let mut even = pairs(1.0, 15);
         even.extend(pairs(0.0, 15));
-        let (r, own, total) = rate_against(&opponents, &[even], 1.0).unwrap();
+        let Rated::Estimate { rating: r, own_se: own, total_se: total } =
+            rate_against(&opponents, &[even], 1.0).unwrap()
+        else {
+            panic!("no estimate")
+        };
         assert!((r - 700.0).abs() < 1e-6, "{r}");
         // Moving the only rung moves the estimate one for one.
         assert!((total * total - own * own - 80.0 * 80.0).abs() < 1e-3 * total * total, "{own} {total}");
     }
 
     #[test]
+    fn winning_every_game_gives_a_lower_bound_where_the_likelihood_falls_by_1_92() {
+        let nu = 0.2;
+        let one = |se: f64, n: usize| {
+            let opponents = vec![Opponent { spec: "a".into(), rating: 1000.0, std_error: se }];
+            rate_against(&opponents, &[pairs(1.0, n)], nu).unwrap()
+        };
+        let Rated::Bound { direction: Direction::Up, bound } = one(0.0, 20) else { panic!("not a lower bound") };
+        // 40 games won: the likelihood 40·ln P(win) is 1.92 below 0 at the bound.
+        let p = davidson(bound - 1000.0, nu).win;
+        assert!((40.0 * p.ln() + 1.92).abs() < 1e-6, "{bound} {p}");
+        assert!(bound > 1000.0, "{bound}");
+        // More games won: a higher bound; an uncertain rung: lower by 1.96 σ
+        // (the bound moves one for one with the only rung).
+        let Rated::Bound { bound: more, .. } = one(0.0, 80) else { panic!() };
+        assert!(more > bound, "{more} {bound}");
+        let Rated::Bound { bound: loose, .. } = one(50.0, 20) else { panic!() };
+        assert!((bound - loose - 1.96 * 50.0).abs() < 0.5, "{bound} {loose}");
+        // Losing every game mirrors it: an upper bound as far below.
+        let opponents = vec![Opponent { spec: "a".into(), rating: 1000.0, std_error: 0.0 }];
+        let Rated::Bound { direction: Direction::Down, bound: upper } =
+            rate_against(&opponents, &[pairs(0.0, 20)], nu).unwrap()
+        else {
+            panic!("not an upper bound")
+        };
+        assert!((upper - (2000.0 - bound)).abs() < 1e-6, "{upper} {bound}");
+    }
+
+    #[test]
     fn perfect_tictactoe_play_rates_at_the_top_of_the_ladder() {
         let dir = std::env::temp_dir().join(format!("rate-test-{}", std::process::id()));
         let settings = RunSettings { games: 20, seed: 3, threads: None, out: None, shard: None, json: false };
-        let report = rate_specs("tictactoe", &["alphabeta:depth=9".to_string()], &settings, &dir).unwrap().unwrap();
+        let report =
+            rate_specs("tictactoe", &["alphabeta:depth=9".to_string()], None, &settings, &dir).unwrap().unwrap();
         let a = &report["agents"][0];
         let top = report["opponents"].as_array().unwrap().iter().map(|o| num(&o["rating"])).fold(f64::MIN, f64::max);
         // Perfect play is the ladder's top rung: it rates near it and scores

@@ -63,7 +63,7 @@ pub fn rate(args: RateArgs) -> TaskResult {
         args.picks.iter().flat_map(|p| args.ratings.iter().map(move |&x| (x, p.as_str()))).collect();
     let specs: Vec<String> = players.iter().map(|&(x, p)| human_spec(x, p)).collect();
     let out = args.run.out.clone().unwrap_or_else(|| PathBuf::from("target/human-rate"));
-    let Some(mut report) = rate_specs("chess", &specs, &args.run, &out)? else {
+    let Some(mut report) = rate_specs("chess", &specs, None, &args.run, &out)? else {
         return Ok(());
     };
     let mut mapping = Vec::new();

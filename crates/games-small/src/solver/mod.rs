@@ -86,9 +86,11 @@ use crate::connect4::{Book, BookError, Column, Connect4};
 
 mod book;
 mod negamax;
+mod player;
 mod table;
 
 pub use book::{BookProgress, build_book};
+pub use player::PerfectPlayer;
 
 use negamax::{Geometry, Negamax};
 use table::Table;
@@ -334,6 +336,18 @@ pub struct Solved {
     pub micros: u64,
 }
 
+/// A perfect move ([`Solver::best_move`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BestMove {
+    /// The column to play.
+    pub column: Column,
+    /// The exact score of the position for the side to move (see the
+    /// [module documentation](self)), which the column keeps.
+    pub score: i32,
+    /// Nodes visited, the root's solve and the children's probes.
+    pub nodes: u64,
+}
+
 /// The transposition-table size of [`Solver::new`], in MiB. Small on
 /// purpose: a table that stays in the processor's caches makes each node
 /// cheaper, which pays more than the fewer nodes of a larger table on Pons'
@@ -528,6 +542,68 @@ impl Solver {
     /// Errors: as [`solve`](Self::solve).
     pub fn weak_solve(&mut self, pos: &Connect4) -> Result<Solved, GameError> {
         self.run(pos, true)
+    }
+
+    /// A move that keeps the exact score of `pos` (perfect play in the
+    /// strong sense: the fastest win, the slowest loss), the first such
+    /// column in the centre-first order.
+    ///
+    /// It solves `pos` ([`solve`](Self::solve)), then asks of each child in
+    /// turn, with one null-window probe at the root's score, whether it
+    /// keeps that score (a child's score is never better for us than the
+    /// root's, so "not worse" is "equal"), and stops at the first that does:
+    /// far cheaper than solving every child. The table keeps what each
+    /// search proved, so the next move of the same game starts from it. The
+    /// column depends on the exact scores only, never on what the table
+    /// held before.
+    ///
+    /// Errors: as [`solve`](Self::solve).
+    ///
+    /// ```
+    /// use games_small::connect4::Connect4;
+    /// use games_small::solver::Solver;
+    /// let mut solver = Solver::with_table_mib(5, 4, 1)?;
+    /// // The second player must block the vertical three in column `1`
+    /// // (index 0).
+    /// let best = solver.best_move(&Connect4::from_moves(5, 4, "12121")?)?;
+    /// assert_eq!(best.column, 0);
+    /// // An immediate win is the fastest: with the first player's fourth
+    /// // disc, ⌊(5·4 + 1)/2⌋ + 1 − 4 = 7.
+    /// let best = solver.best_move(&Connect4::from_moves(5, 4, "121212")?)?;
+    /// assert_eq!((best.column, best.score), (0, 7));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn best_move(&mut self, pos: &Connect4) -> Result<BestMove, GameError> {
+        let root = self.solve(pos)?;
+        let score = root.score;
+        let mut nodes = root.nodes;
+        for i in 0..pos.width() {
+            let column = pos.column_order(i);
+            if !pos.can_play(column) {
+                continue;
+            }
+            let mut child = *pos;
+            child.play(column);
+            // The child's score (its side to move) is at least −score; the
+            // column keeps the score when it is at most −score.
+            let (lo, hi) = match self.book.as_ref().and_then(|b| b.probe(&child)) {
+                Some(s) => (s, s),
+                None => SolverView::new(child).score_bounds(),
+            };
+            let keeps = if lo > -score {
+                false
+            } else if hi <= -score {
+                true
+            } else {
+                let v = self.search.probe(&child, -score, -score + 1);
+                nodes += self.search.take_nodes();
+                v <= -score
+            };
+            if keeps {
+                return Ok(BestMove { column, score, nodes });
+            }
+        }
+        Err(ParamError::new("position", "no column keeps the solved score (a solver defect)").into())
     }
 
     fn run(&mut self, pos: &Connect4, weak: bool) -> Result<Solved, GameError> {
