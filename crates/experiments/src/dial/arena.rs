@@ -220,7 +220,7 @@ pub fn tictactoe_roster() -> Result<RosterMaker<TicTacToe>, String> {
 }
 
 /// The roster of connect-4 (4 MiB tables), with the perfect player
-/// (`solver`, 7 × 6).
+/// (`solver`; its first table is for 7 × 6, other boards get their own).
 pub fn connect4_roster() -> Result<RosterMaker<Connect4>, String> {
     roster_maker("connect4", Connect4Eval::default(), 4, |r: Roster<Connect4>| {
         r.with(super::perfect::PerfectAgents { width: 7, height: 6 })

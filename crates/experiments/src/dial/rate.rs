@@ -221,7 +221,10 @@ pub(crate) fn rate_specs(
         .map(|r| Opponent { spec: r.spec.clone(), rating: r.rating, std_error: (r.high - r.low) / 2.0 / 1.96 })
         .collect();
     if opponents.is_empty() {
-        return Err(format!("no rung of the {game} ladder is rated at least {}", rungs_from.unwrap_or(f64::NAN)));
+        return Err(match rungs_from {
+            Some(from) => format!("no rung of the {game} ladder is rated at least {from}"),
+            None => format!("the {game} ladder has no rung to play (only external engines')"),
+        });
     }
     let probe = arena_of(game)?;
     for spec in specs {

@@ -55,7 +55,8 @@ impl PerfectPlayer {
         self.solver.best_move(state)
     }
 
-    /// The solver it plays with (to give it a book, for instance).
+    /// The solver it plays with (to give it a book, for instance; a
+    /// position of another board size replaces the solver, book included).
     pub fn solver_mut(&mut self) -> &mut Solver {
         &mut self.solver
     }
