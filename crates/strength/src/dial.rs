@@ -48,6 +48,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::misfit::Misfit;
 use crate::spec::AgentSpec;
 
 /// An error of the dial or its calibration file.
@@ -150,6 +151,15 @@ pub struct Calibration {
     pub notes: Vec<String>,
     /// The draw parameter ν of the fit (Davidson), for predictions.
     pub draw_nu: Option<f64>,
+    /// How far the ratings miss the ladder's own matchups: χ², its p-value,
+    /// and the model error τ (Elo, on this calibration's scale) that every
+    /// prediction between two settings carries on top of the rungs'
+    /// intervals (see [`crate::misfit`]). `None` in calibrations made before
+    /// it was measured, and for ladders with no degree of freedom to test.
+    pub misfit: Option<Misfit>,
+    /// Each ladder matchup's observed and predicted score, the data behind
+    /// [`misfit`](Self::misfit) (empty in calibrations made before).
+    pub residuals: Vec<MatchupResidual>,
     /// Matches between dial values never played in the calibration, with
     /// the predicted and observed scores.
     pub held_out: Vec<HeldOut>,
@@ -209,6 +219,25 @@ pub struct LossProfile {
     pub note: String,
 }
 
+/// One ladder matchup: the score the ratings predict for it and the score
+/// its games gave (see [`Calibration::residuals`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchupResidual {
+    /// The first setting.
+    pub a: String,
+    /// The second setting.
+    pub b: String,
+    /// Games played.
+    pub games: u64,
+    /// A's mean score.
+    pub observed: f64,
+    /// A's expected score from the ratings.
+    pub predicted: f64,
+    /// The Pearson residual: the difference in units of the games'
+    /// sampling standard deviation under the model.
+    pub z: f64,
+}
+
 /// A held-out check of the dial: `elo:a` against `elo:b`, settings never
 /// played against each other while calibrating.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -225,11 +254,17 @@ pub struct HeldOut {
     pub games: u64,
     /// A's predicted score.
     pub predicted: f64,
-    /// The prediction's 95% interval for the score over this many games
-    /// (the ratings' uncertainty and the games' sampling noise).
+    /// The prediction's 95% interval for the score over this many games:
+    /// the ratings' uncertainty, the calibration's model error
+    /// ([`Calibration::misfit`]) and the games' sampling noise.
     pub low: f64,
     /// Upper end of that interval.
     pub high: f64,
+    /// The interval without the model error (as if one rating per setting
+    /// explained every pairing exactly), for comparison; `None` in
+    /// calibrations made before the model error was measured.
+    #[serde(default)]
+    pub without_model_error: Option<(f64, f64)>,
     /// A's observed score.
     pub observed: f64,
 }

@@ -3,7 +3,8 @@
 //! - Statistics over game results: Elo / Bradley–Terry ratings with draws
 //!   ([`rating`]), pentanomial statistics of paired games ([`pentanomial`]),
 //!   the sequential probability ratio test ([`sprt`]), and the logistic Elo
-//!   scale they share ([`elo`]).
+//!   scale they share ([`elo`]); how far fitted ratings miss their own
+//!   results, and the model error that follows ([`misfit`]).
 //! - Agents written as text ([`spec`]): `random`, `alphabeta:depth=6`,
 //!   `boltzmann:depth=3,theta=2`, `elo:1500`..., built for any game with an
 //!   evaluator.
@@ -25,6 +26,7 @@ pub mod agents;
 pub mod dial;
 pub mod elo;
 pub mod fit;
+pub mod misfit;
 pub mod pairing;
 pub mod pentanomial;
 pub mod rating;

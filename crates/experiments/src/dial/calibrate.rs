@@ -24,7 +24,7 @@ use strength::rating::davidson;
 
 use super::arena::arena_of;
 use super::matches::MatchJob;
-use super::report::{RatedRung, fit_ladder};
+use super::report::{LadderFit, RatedRung, fit_ladder};
 use crate::TaskResult;
 use crate::reproduce::{Experiment, RunConfig, RunKey, Scale, Shard, open_out, run_cells, write_atomic};
 
@@ -324,10 +324,15 @@ pub fn run(args: Args) -> TaskResult {
         );
         return Ok(());
     }
-    let (mut rated, nu) = fit_ladder(&rungs, &results)?;
+    let LadderFit { mut rated, nu, mut misfit, residuals } = fit_ladder(&rungs, &results)?;
     let mapping = map_onto_references(&ladder, &mut rated);
     let mut calibration = calibration(&args, &ladder, &rated, &results, scale);
-    if let Some(note) = mapping {
+    if let Some((note, stretch)) = mapping {
+        // The model error is a spread of rating differences: it stretches
+        // with the scale.
+        if let Some(m) = misfit.as_mut() {
+            m.model_error *= stretch;
+        }
         calibration.anchor = "Stockfish UCI_Elo".into();
         calibration.notes.push(note);
     } else if args.game == "chess" {
@@ -337,6 +342,8 @@ pub fn run(args: Args) -> TaskResult {
         calibration.notes.push(note.into());
     }
     calibration.draw_nu = Some(nu);
+    calibration.misfit = misfit;
+    calibration.residuals = residuals;
     calibration.held_out =
         held_out(&args, &calibration, &config, if args.quick { 3 } else { ladder.held_out_pairs }, &openings)?;
     calibration.losses = super::losses::profiles(&args.game, &calibration, &config, args.quick)?;
@@ -412,13 +419,13 @@ fn held_out(
         let predicted = davidson(a - b, nu);
         // The ratings' uncertainty (each dial value's standard error,
         // interpolated between the rungs; taken as independent, which
-        // overstates the difference's) through the score's slope, plus
-        // the sampling variance of the games.
+        // overstates the difference's) and the ladder's model error, both
+        // through the score's slope, plus the sampling variance of the
+        // games.
         let (se_a, se_b) = (rating_se(calibration, a), rating_se(calibration, b));
-        let slope = (davidson(a - b + 1.0, nu).score - davidson(a - b - 1.0, nu).score) / 2.0;
-        let rating_var = slope * slope * (se_a * se_a + se_b * se_b);
-        let sampling_var = predicted.game_variance() / games as f64;
-        let half = 1.96 * (rating_var + sampling_var).sqrt();
+        let tau = calibration.misfit.map_or(0.0, |m| m.model_error);
+        let (low, high) = score_interval(a - b, nu, se_a * se_a + se_b * se_b + tau * tau, games);
+        let without_model_error = score_interval(a - b, nu, se_a * se_a + se_b * se_b, games);
         out.push(HeldOut {
             a_elo: a,
             b_elo: b,
@@ -426,8 +433,9 @@ fn held_out(
             b_spec,
             games,
             predicted: predicted.score,
-            low: predicted.score - half,
-            high: predicted.score + half,
+            low,
+            high,
+            without_model_error: Some(without_model_error),
             observed,
         });
     }
@@ -465,7 +473,7 @@ fn curves_svg(c: &Calibration, ladder: &Ladder) -> Result<String, String> {
 /// the least-squares line `published = a + b · fitted` through the
 /// references (an offset alone with fewer than three), applied to every
 /// rung. Returns a note saying what was done, or `None` without references.
-fn map_onto_references(ladder: &Ladder, rated: &mut [RatedRung]) -> Option<String> {
+fn map_onto_references(ladder: &Ladder, rated: &mut [RatedRung]) -> Option<(String, f64)> {
     let pts: Vec<(f64, f64)> = ladder
         .references
         .iter()
@@ -486,13 +494,27 @@ fn map_onto_references(ladder: &Ladder, rated: &mut [RatedRung]) -> Option<Strin
         r.high = a + b * r.high;
     }
     let residuals: Vec<String> = pts.iter().map(|&(x, y)| format!("{y:.0}: {:+.0}", a + b * x - y)).collect();
-    Some(format!(
+    let note = format!(
         "Anchored to Stockfish's UCI_Elo: the fitted scale (random = 0) mapped by Elo = {a:.1} + {b:.3} × fitted, \
          the least-squares line through the Stockfish levels; residuals at each level (mapped − nominal): {}. \
          Stockfish weakened by UCI_LimitStrength draws its moves from a clock-seeded generator: its games are not \
          reproducible, the rest of the ladder's are.",
         residuals.join(", ")
-    ))
+    );
+    Some((note, b))
+}
+
+/// The 95% interval of the mean score over `games` games at the rating
+/// difference `diff`, known with the variance `elo_var` (Elo²). The games'
+/// sampling variance is moved onto the Elo scale through the score's slope,
+/// added, and the interval's ends mapped back to scores, so that a wide
+/// interval stays inside [0, 1] and keeps the score curve's asymmetry near
+/// its ends.
+fn score_interval(diff: f64, nu: f64, elo_var: f64, games: u64) -> (f64, f64) {
+    let slope = (davidson(diff + 1.0, nu).score - davidson(diff - 1.0, nu).score) / 2.0;
+    let sampling_var = davidson(diff, nu).game_variance() / games as f64 / (slope * slope);
+    let half = 1.96 * (elo_var + sampling_var).sqrt();
+    (davidson(diff - half, nu).score, davidson(diff + half, nu).score)
 }
 
 /// The held-out matches per game.
@@ -564,6 +586,8 @@ fn calibration(
         },
         code_version: format!("calibrate ladder v{LADDER_VERSION}, strength {}", env!("CARGO_PKG_VERSION")),
         draw_nu: None,
+        misfit: None,
+        residuals: Vec::new(),
         held_out: Vec::new(),
         losses: Vec::new(),
         notes: vec![
@@ -596,6 +620,24 @@ mod tests {
                 assert_ne!(a, b);
             }
         }
+    }
+
+    #[test]
+    fn score_intervals_widen_with_the_model_error_and_stay_scores() {
+        let nu = 0.2;
+        for diff in [-900.0, -300.0, 0.0, 150.0, 700.0] {
+            let p = davidson(diff, nu).score;
+            let exact = score_interval(diff, nu, 15.0 * 15.0, 500);
+            let modelled = score_interval(diff, nu, 15.0 * 15.0 + 140.0 * 140.0, 500);
+            for (lo, hi) in [exact, modelled] {
+                assert!(0.0 < lo && lo < p && p < hi && hi < 1.0, "{diff}: {lo} {p} {hi}");
+            }
+            assert!(modelled.0 < exact.0 && exact.1 < modelled.1);
+        }
+        // Near an even score with no rating uncertainty: the games' own
+        // ±1.96·σ/√n.
+        let (lo, hi) = score_interval(0.0, 0.0, 0.0, 400);
+        assert!((hi - 0.5 - 1.96 * 0.5 / 20.0).abs() < 2e-3 && (0.5 - lo - (hi - 0.5)).abs() < 1e-9);
     }
 
     #[test]

@@ -10,7 +10,10 @@
 //! rungs' own uncertainty, carried through the sensitivity of the estimate
 //! to each rung's rating (a refit with that rung moved by one Elo; the
 //! rungs' errors are taken as independent, an approximation, since they come
-//! from one fit). The games live in the [`reproduce`](crate::reproduce) cell
+//! from one fit). The calibration's model error τ (how far its one rating
+//! per setting misses its own matchups, [`strength::misfit`]) is carried the
+//! same way: each pairing's true difference is taken to stray from the
+//! ratings' by an independent τ. The games live in the [`reproduce`](crate::reproduce) cell
 //! store like every match: seeded, resumable, shardable, the same for any
 //! thread count.
 
@@ -68,13 +71,14 @@ struct Opponent {
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Rated {
     /// The maximum-likelihood rating, the standard error of the agent's own
-    /// games, and the total standard error with the rungs' uncertainty.
-    Estimate { rating: f64, own_se: f64, total_se: f64 },
+    /// games, the part of the calibration's model error, and the total
+    /// standard error with the rungs' uncertainty and the model error.
+    Estimate { rating: f64, own_se: f64, model_se: f64, total_se: f64 },
     /// The agent won (`Up`) or lost (`Down`) every game, so the likelihood
     /// grows without end that way: only the other side is bounded. `bound`
     /// is the 95% bound from the profile likelihood of its games, moved
-    /// further by 1.96 times the rungs' uncertainty carried through (a
-    /// conservative sum of the two).
+    /// further by 1.96 times the rungs' uncertainty and the model error
+    /// carried through (a conservative sum of the two).
     Bound { direction: Direction, bound: f64 },
 }
 
@@ -128,9 +132,10 @@ fn profile_bound(ratings: &[f64], games: &[f64], nu: f64, direction: Direction) 
 
 /// An agent's rating from its results against anchored opponents: the
 /// estimate with its standard errors, or, when it won or lost every game,
-/// a one-sided 95% bound. The rungs' uncertainty is carried through the
-/// sensitivity of the estimate (or bound) to each rung's rating.
-fn rate_against(opponents: &[Opponent], results: &[Vec<PairOutcome>], nu: f64) -> Result<Rated, String> {
+/// a one-sided 95% bound. The rungs' uncertainty and the model error `tau`
+/// are carried through the sensitivity of the estimate (or bound) to each
+/// rung's rating.
+fn rate_against(opponents: &[Opponent], results: &[Vec<PairOutcome>], nu: f64, tau: f64) -> Result<Rated, String> {
     let counts = counts(results);
     let fit = |shift: Option<usize>| -> Result<Result<(f64, f64), Direction>, String> {
         let n = opponents.len();
@@ -150,13 +155,17 @@ fn rate_against(opponents: &[Opponent], results: &[Vec<PairOutcome>], nu: f64) -
             Err(e) => Err(e.to_string()),
         }
     };
-    let carried = |value: &dyn Fn(Option<usize>) -> Result<f64, String>| -> Result<f64, String> {
+    // The standard deviations the rungs' errors and the model error give
+    // the value, from its sensitivity to each rung's rating.
+    let carried = |value: &dyn Fn(Option<usize>) -> Result<f64, String>| -> Result<(f64, f64), String> {
         let base = value(None)?;
-        let mut var = 0.0;
+        let (mut rungs, mut model) = (0.0, 0.0);
         for (i, o) in opponents.iter().enumerate() {
-            var += ((value(Some(i))? - base) * o.std_error).powi(2);
+            let sensitivity = value(Some(i))? - base;
+            rungs += (sensitivity * o.std_error).powi(2);
+            model += (sensitivity * tau).powi(2);
         }
-        Ok(var.sqrt())
+        Ok((rungs.sqrt(), model.sqrt()))
     };
     match fit(None)? {
         Ok((rating, own_se)) => {
@@ -164,8 +173,9 @@ fn rate_against(opponents: &[Opponent], results: &[Vec<PairOutcome>], nu: f64) -
                 Ok((r, _)) => Ok(r),
                 Err(d) => Err(format!("the rating became unbounded ({d}) when a rung moved")),
             };
-            let rungs = carried(&value)?;
-            Ok(Rated::Estimate { rating, own_se, total_se: (own_se * own_se + rungs * rungs).sqrt() })
+            let (rungs, model_se) = carried(&value)?;
+            let total_se = (own_se * own_se + rungs * rungs + model_se * model_se).sqrt();
+            Ok(Rated::Estimate { rating, own_se, model_se, total_se })
         }
         Err(direction) => {
             let games: Vec<f64> = counts.iter().map(|(w, d, l)| w + d + l).collect();
@@ -178,7 +188,8 @@ fn rate_against(opponents: &[Opponent], results: &[Vec<PairOutcome>], nu: f64) -
                 Ok(profile_bound(&ratings, &games, nu, direction))
             };
             let own = bound_at(None)?;
-            let rungs = 1.96 * carried(&bound_at)?;
+            let (rungs, model) = carried(&bound_at)?;
+            let rungs = 1.96 * rungs.hypot(model);
             let bound = match direction {
                 Direction::Up => own - rungs,
                 Direction::Down => own + rungs,
@@ -214,6 +225,7 @@ pub(crate) fn rate_specs(
     let calibration = load_calibration(game)?
         .ok_or_else(|| format!("no calibration of {game}: run `cargo xtask calibrate {game}`"))?;
     let nu = calibration.draw_nu.ok_or_else(|| format!("the {game} calibration has no draw parameter"))?;
+    let tau = calibration.misfit.map_or(0.0, |m| m.model_error);
     let opponents: Vec<Opponent> = calibration
         .rungs
         .iter()
@@ -288,11 +300,12 @@ pub(crate) fn rate_specs(
             continue;
         }
         let games = results.iter().map(|r| r.len() * 2).sum::<usize>();
-        rows.push(match rate_against(&opponents, &results, nu)? {
-            Rated::Estimate { rating, own_se, total_se } => json!({
+        rows.push(match rate_against(&opponents, &results, nu, tau)? {
+            Rated::Estimate { rating, own_se, model_se, total_se } => json!({
                 "spec": spec,
                 "rating": rating,
                 "std_error_games": own_se,
+                "std_error_model": model_se,
                 "std_error": total_se,
                 "ci95": [rating - 1.96 * total_se, rating + 1.96 * total_se],
                 "games": games,
@@ -304,6 +317,7 @@ pub(crate) fn rate_specs(
                 "rating": null,
                 "unbounded": match direction { Direction::Up => "up", Direction::Down => "down" },
                 "std_error_games": null,
+                "std_error_model": null,
                 "std_error": null,
                 "ci95": match direction { Direction::Up => json!([bound, null]), Direction::Down => json!([null, bound]) },
                 "games": games,
@@ -323,6 +337,7 @@ pub(crate) fn rate_specs(
         "anchor": calibration.anchor,
         "calibration": calibration.code_version,
         "draw_nu": nu,
+        "model_error": tau,
         "seed": seed,
         "games_per_pairing": pairs * 2,
         "opponents": opponents.iter().map(|o| json!({"spec": o.spec, "rating": o.rating, "std_error": o.std_error})).collect::<Vec<_>>(),
@@ -354,7 +369,7 @@ fn num(v: &Value) -> f64 {
 pub(crate) fn ratings_table(report: &Value) -> String {
     let mut s = format!(
         "{} on the dial's scale ({}), {} games per pairing with every rung\n\n\
-         | agent | rating | 95% interval | ± its games only | games |\n| --- | ---: | --- | ---: | ---: |\n",
+         | agent | rating | 95% interval | ± its games only | ± model error | games |\n| --- | ---: | --- | ---: | ---: | ---: |\n",
         report["game"].as_str().unwrap_or("?"),
         report["anchor"].as_str().unwrap_or("?"),
         report["games_per_pairing"]
@@ -364,14 +379,16 @@ pub(crate) fn ratings_table(report: &Value) -> String {
         let (low, high) = (&a["ci95"][0], &a["ci95"][1]);
         s += &match a["unbounded"].as_str() {
             // Won every game: a lower bound only.
-            Some("up") => format!("| {spec} | ≥ {:.0} | {:.0} … ∞ | – | {} |\n", num(low), num(low), a["games"]),
-            Some(_) => format!("| {spec} | ≤ {:.0} | −∞ … {:.0} | – | {} |\n", num(high), num(high), a["games"]),
+            Some("up") => format!("| {spec} | ≥ {:.0} | {:.0} … ∞ | – | – | {} |\n", num(low), num(low), a["games"]),
+            Some(_) => format!("| {spec} | ≤ {:.0} | −∞ … {:.0} | – | – | {} |\n", num(high), num(high), a["games"]),
             None => format!(
-                "| {spec} | {:.0} | {:.0} … {:.0} | {:.0} | {} |\n",
+                "| {spec} | {:.0} | {:.0} … {:.0} | {:.0} | {:.0} | {} |\n",
                 num(&a["rating"]),
                 num(low),
                 num(high),
                 1.96 * num(&a["std_error_games"]),
+                // Reports written before the model error was carried.
+                1.96 * a["std_error_model"].as_f64().unwrap_or(0.0),
                 a["games"]
             ),
         };
@@ -419,8 +436,8 @@ mod tests {
         ];
         let mut weak = pairs(1.0, 10);
         weak.extend(pairs(0.0, 10));
-        let Rated::Estimate { rating: r, own_se: own, total_se: total } =
-            rate_against(&opponents, &[weak, pairs(0.5, 20)], 1.0).unwrap()
+        let Rated::Estimate { rating: r, own_se: own, total_se: total, .. } =
+            rate_against(&opponents, &[weak, pairs(0.5, 20)], 1.0, 0.0).unwrap()
         else {
             panic!("no estimate")
         };
@@ -433,14 +450,37 @@ mod tests {
         let opponents = vec![Opponent { spec: "a".into(), rating: 700.0, std_error: 80.0 }];
         let mut even = pairs(1.0, 15);
         even.extend(pairs(0.0, 15));
-        let Rated::Estimate { rating: r, own_se: own, total_se: total } =
-            rate_against(&opponents, &[even], 1.0).unwrap()
+        let Rated::Estimate { rating: r, own_se: own, model_se, total_se: total } =
+            rate_against(&opponents, &[even.clone()], 1.0, 0.0).unwrap()
         else {
             panic!("no estimate")
         };
         assert!((r - 700.0).abs() < 1e-6, "{r}");
+        assert_eq!(model_se, 0.0);
         // Moving the only rung moves the estimate one for one.
         assert!((total * total - own * own - 80.0 * 80.0).abs() < 1e-3 * total * total, "{own} {total}");
+        // A model error τ is carried the same way: one for one with the only
+        // rung, added in quadrature.
+        let Rated::Estimate { model_se, total_se: wider, .. } = rate_against(&opponents, &[even], 1.0, 60.0).unwrap()
+        else {
+            panic!("no estimate")
+        };
+        assert!((model_se - 60.0).abs() < 0.1, "{model_se}");
+        assert!((wider * wider - total * total - 60.0 * 60.0).abs() < 1e-3 * wider * wider, "{total} {wider}");
+    }
+
+    #[test]
+    fn the_model_error_shrinks_as_an_agent_meets_more_rungs() {
+        // Even against each of four rungs at the same rating: each pairing
+        // strays by its own τ, so the estimate's share is about τ/√4.
+        let opponents: Vec<Opponent> =
+            (0..4).map(|i| Opponent { spec: format!("r{i}"), rating: 500.0, std_error: 0.0 }).collect();
+        let mut even = pairs(1.0, 15);
+        even.extend(pairs(0.0, 15));
+        let Rated::Estimate { model_se, .. } = rate_against(&opponents, &vec![even; 4], 1.0, 80.0).unwrap() else {
+            panic!("no estimate")
+        };
+        assert!((model_se - 40.0).abs() < 0.5, "{model_se}");
     }
 
     #[test]
@@ -448,7 +488,7 @@ mod tests {
         let nu = 0.2;
         let one = |se: f64, n: usize| {
             let opponents = vec![Opponent { spec: "a".into(), rating: 1000.0, std_error: se }];
-            rate_against(&opponents, &[pairs(1.0, n)], nu).unwrap()
+            rate_against(&opponents, &[pairs(1.0, n)], nu, 0.0).unwrap()
         };
         let Rated::Bound { direction: Direction::Up, bound } = one(0.0, 20) else { panic!("not a lower bound") };
         // 40 games won: the likelihood 40·ln P(win) is 1.92 below 0 at the bound.
@@ -464,7 +504,7 @@ mod tests {
         // Losing every game mirrors it: an upper bound as far below.
         let opponents = vec![Opponent { spec: "a".into(), rating: 1000.0, std_error: 0.0 }];
         let Rated::Bound { direction: Direction::Down, bound: upper } =
-            rate_against(&opponents, &[pairs(0.0, 20)], nu).unwrap()
+            rate_against(&opponents, &[pairs(0.0, 20)], nu, 0.0).unwrap()
         else {
             panic!("not an upper bound")
         };

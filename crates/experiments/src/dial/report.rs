@@ -2,8 +2,9 @@
 //! stopping point, a ladder's ratings.
 
 use serde_json::{Value, json};
-use strength::dial::Calibration;
+use strength::dial::{Calibration, MatchupResidual};
 use strength::elo::{Estimate, GameResult};
+use strength::misfit::Misfit;
 use strength::pairing::{GameScore, PairOutcome};
 use strength::pentanomial::{Pentanomial, Trinomial};
 use strength::rating::{self, FitOptions, fit};
@@ -213,6 +214,15 @@ impl MatchSummary {
     }
 }
 
+/// A fitted ladder: its rungs, the draw parameter, and how well one rating
+/// per setting explains the matchups.
+pub(crate) struct LadderFit {
+    pub(crate) rated: Vec<RatedRung>,
+    pub(crate) nu: f64,
+    pub(crate) misfit: Option<Misfit>,
+    pub(crate) residuals: Vec<MatchupResidual>,
+}
+
 /// A rung of a fitted ladder.
 #[derive(Debug, Clone)]
 pub(crate) struct RatedRung {
@@ -224,10 +234,7 @@ pub(crate) struct RatedRung {
 }
 
 /// Fits the ladder's ratings (rung 0, random play, anchored at 0).
-pub(crate) fn fit_ladder(
-    rungs: &[String],
-    results: &[(usize, usize, Vec<PairOutcome>)],
-) -> Result<(Vec<RatedRung>, f64), String> {
+pub(crate) fn fit_ladder(rungs: &[String], results: &[(usize, usize, Vec<PairOutcome>)]) -> Result<LadderFit, String> {
     let mut counts = Vec::new();
     let mut games = vec![0u64; rungs.len()];
     for (a, b, pairs) in results {
@@ -246,7 +253,22 @@ pub(crate) fn fit_ladder(
             RatedRung { spec: spec.clone(), rating: p.rating, low: p.interval.0, high: p.interval.1, games: games[i] }
         })
         .collect();
-    Ok((rated, nu))
+    // A ladder whose matchups leave no degree of freedom (a quick run's
+    // chain, say) cannot test its model: no misfit, not an error.
+    let misfit = strength::misfit::misfit(&fitted, &counts).ok();
+    let residuals = strength::misfit::residuals(&fitted, &counts)
+        .map_err(|e| e.to_string())?
+        .iter()
+        .map(|r| MatchupResidual {
+            a: rungs[r.a].clone(),
+            b: rungs[r.b].clone(),
+            games: r.games as u64,
+            observed: r.observed,
+            predicted: r.predicted,
+            z: r.z(),
+        })
+        .collect();
+    Ok(LadderFit { rated, nu, misfit, residuals })
 }
 
 /// A calibration as a Markdown table.
@@ -259,6 +281,24 @@ pub(crate) fn ladder_table(c: &Calibration) -> String {
     rungs.sort_by(|a, b| a.rating.total_cmp(&b.rating));
     for r in rungs {
         s.push_str(&format!("| `{}` | {:.0} | {:.0} .. {:.0} | {} |\n", r.spec, r.rating, r.low, r.high, r.games));
+    }
+    if let Some(m) = &c.misfit {
+        s.push_str(&format!(
+            "\nfit of one rating per setting to the ladder's {} matchups: χ² = {:.1} on {} degrees of freedom \
+             (p = {:.2e}); model error τ = {:.0} Elo\n",
+            m.matchups, m.chi2, m.dof, m.p_value, m.model_error
+        ));
+        let mut worst: Vec<&MatchupResidual> = c.residuals.iter().collect();
+        worst.sort_by(|x, y| y.z.abs().total_cmp(&x.z.abs()));
+        if !worst.is_empty() {
+            s.push_str("\nthe matchups it misses most (A's score):\n\n| A | B | games | predicted | observed | z |\n| --- | --- | ---: | ---: | ---: | ---: |\n");
+            for r in worst.iter().take(6) {
+                s.push_str(&format!(
+                    "| `{}` | `{}` | {} | {:.3} | {:.3} | {:+.1} |\n",
+                    r.a, r.b, r.games, r.predicted, r.observed, r.z
+                ));
+            }
+        }
     }
     if !c.held_out.is_empty() {
         s.push_str("\nheld-out matches (dial values never played while calibrating):\n\n| A | B | games | predicted score of A (95%) | observed | inside |\n| --- | --- | ---: | --- | ---: | --- |\n");
@@ -281,6 +321,18 @@ pub(crate) fn ladder_table(c: &Calibration) -> String {
             "\nmean absolute error {mae:.3}; {inside} of {} inside their intervals\n",
             c.held_out.len()
         ));
+        let exact: Vec<bool> = c
+            .held_out
+            .iter()
+            .filter_map(|h| h.without_model_error.map(|(lo, hi)| lo <= h.observed && h.observed <= hi))
+            .collect();
+        if c.misfit.is_some_and(|m| m.model_error > 0.0) && !exact.is_empty() {
+            s.push_str(&format!(
+                "({} of {} inside the intervals without the model error)\n",
+                exact.iter().filter(|&&x| x).count(),
+                exact.len()
+            ));
+        }
     }
     s
 }
