@@ -13,7 +13,9 @@
 //! `x = θ / (θ + κ)` (`κ` the curve's median finite θ), a coordinate that
 //! maps `[0, +∞]` onto `[0, 1]`. θ = 0 is uniform random play, the anchor
 //! at rating 0 of every curve. The result is continuous in `X`: no rounding
-//! to the nearest rung.
+//! to the nearest rung. [`Dial::predict`] gives the score one dial value
+//! should make against another, with an interval that carries the
+//! calibration's model error ([`crate::misfit`]).
 //!
 //! ```
 //! use strength::dial::{Calibration, Dial, Rung};
@@ -48,7 +50,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::elo::Z95;
 use crate::misfit::Misfit;
+use crate::rating::davidson;
 use crate::spec::AgentSpec;
 
 /// An error of the dial or its calibration file.
@@ -353,6 +357,20 @@ fn isotonic(values: &[f64], weights: &[f64]) -> Vec<f64> {
     blocks.into_iter().flat_map(|(m, _, c)| std::iter::repeat_n(m, c)).collect()
 }
 
+/// A's predicted score against B, between two dial values
+/// ([`Dial::predict`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DialPrediction {
+    /// A's expected score per game.
+    pub score: f64,
+    /// Lower end of the 95% interval of A's mean score over the match.
+    pub low: f64,
+    /// Upper end of that interval.
+    pub high: f64,
+    /// The interval without the calibration's model error.
+    pub without_model_error: (f64, f64),
+}
+
 /// The strength dial of one game.
 #[derive(Debug, Clone)]
 pub struct Dial {
@@ -427,6 +445,97 @@ impl Dial {
         &self.calibration
     }
 
+    /// A's expected score per game as `elo:a` against `elo:b`, with the
+    /// 95% interval of A's mean score over a match of `games` games.
+    ///
+    /// The interval's variance, on the Elo scale, adds three terms: the two
+    /// dial values' rating variances (the rungs' standard errors,
+    /// interpolated by rating, taken as independent), the calibration's
+    /// model error τ² ([`Calibration::misfit`]), and the games' sampling
+    /// variance, moved onto the Elo scale through the score's slope. Its
+    /// ends are mapped back to scores, so that a wide interval stays inside
+    /// [0, 1]. The interval without τ comes with it. Predictions use
+    /// Davidson's model with the calibration's draw parameter (0 when it
+    /// has none).
+    ///
+    /// ```
+    /// # use strength::dial::{Calibration, Dial, Rung};
+    /// # use strength::misfit::Misfit;
+    /// # let rung = |spec: &str, theta: Option<f64>, rating: f64| Rung {
+    /// #     spec: spec.into(),
+    /// #     curve: theta.map(|_| "boltzmann:depth=2".into()),
+    /// #     theta,
+    /// #     rating,
+    /// #     low: rating - 20.0,
+    /// #     high: rating + 20.0,
+    /// #     games: 400,
+    /// # };
+    /// let misfit = Misfit { matchups: 20, chi2: 60.0, dof: 12, p_value: 1e-8, model_error: 80.0 };
+    /// let cal = Calibration {
+    ///     rungs: vec![
+    ///         rung("random", Some(0.0), 0.0),
+    ///         rung("boltzmann:depth=2,theta=1", Some(1.0), 300.0),
+    ///         rung("alphabeta:depth=2", Some(f64::INFINITY), 900.0),
+    ///     ],
+    ///     draw_nu: Some(0.1),
+    ///     misfit: Some(misfit),
+    ///     ..Calibration::default()
+    /// };
+    /// let dial = Dial::new(cal)?;
+    /// let p = dial.predict(300.0, 600.0, 200)?;
+    /// assert!(p.score < 0.5 && p.low < p.score && p.score < p.high);
+    /// // The model error widens the interval.
+    /// let (low, high) = p.without_model_error;
+    /// assert!(p.low < low && high < p.high);
+    /// assert!(dial.predict(300.0, 1000.0, 200).is_err()); // outside the dial
+    /// assert!(dial.predict(300.0, 600.0, 0).is_err());
+    /// # Ok::<(), strength::dial::DialError>(())
+    /// ```
+    pub fn predict(&self, a: f64, b: f64, games: u64) -> Result<DialPrediction, DialError> {
+        let (low, high) = self.range();
+        for elo in [a, b] {
+            if !elo.is_finite() || elo < low || elo > high {
+                return Err(DialError::OutOfRange { elo, low, high });
+            }
+        }
+        if games == 0 {
+            return Err(DialError::Invalid("a prediction needs a match of at least one game".into()));
+        }
+        let nu = self.calibration.draw_nu.unwrap_or(0.0);
+        let tau = self.calibration.misfit.map_or(0.0, |m| m.model_error);
+        let rating_var = self.rating_se(a).powi(2) + self.rating_se(b).powi(2);
+        let diff = a - b;
+        let slope = (davidson(diff + 1.0, nu).score - davidson(diff - 1.0, nu).score) / 2.0;
+        let sampling_var = davidson(diff, nu).game_variance() / games as f64 / (slope * slope);
+        let interval = |var: f64| {
+            let half = Z95 * var.sqrt();
+            (davidson(diff - half, nu).score, davidson(diff + half, nu).score)
+        };
+        let (low, high) = interval(rating_var + tau * tau + sampling_var);
+        Ok(DialPrediction {
+            score: davidson(diff, nu).score,
+            low,
+            high,
+            without_model_error: interval(rating_var + sampling_var),
+        })
+    }
+
+    /// The standard error of a dial value's rating: the rungs' (their 95%
+    /// half-widths ÷ 1.96), interpolated by rating.
+    fn rating_se(&self, elo: f64) -> f64 {
+        let mut pts: Vec<(f64, f64)> =
+            self.calibration.rungs.iter().map(|r| (r.rating, (r.high - r.low) / 2.0 / Z95)).collect();
+        pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        match pts.iter().position(|p| p.0 >= elo) {
+            Some(0) => pts[0].1,
+            Some(i) => {
+                let ((r0, s0), (r1, s1)) = (pts[i - 1], pts[i]);
+                if r1 > r0 { s0 + (s1 - s0) * (elo - r0) / (r1 - r0) } else { s1.max(s0) }
+            }
+            None => pts.last().map_or(0.0, |p| p.1),
+        }
+    }
+
     /// The lowest and highest ratings the dial can be set to.
     pub fn range(&self) -> (f64, f64) {
         let lo = self.curves.iter().map(|c| c.range().0).fold(f64::INFINITY, f64::min);
@@ -484,5 +593,66 @@ mod tests {
     fn isotonic_pools_violators() {
         assert_eq!(isotonic(&[1.0, 3.0, 2.0, 4.0], &[1.0; 4]), vec![1.0, 2.5, 2.5, 4.0]);
         assert_eq!(isotonic(&[5.0, 1.0], &[3.0, 1.0]), vec![4.0, 4.0]);
+    }
+
+    /// A one-curve dial from random play (0) to 1200, every rung ±`half`.
+    fn dial(half: f64, nu: f64, tau: Option<f64>) -> Dial {
+        let rung = |spec: &str, theta: f64, rating: f64| Rung {
+            spec: spec.into(),
+            curve: Some("boltzmann:depth=2".into()),
+            theta: Some(theta),
+            rating,
+            low: rating - half,
+            high: rating + half,
+            games: 400,
+        };
+        let misfit = tau.map(|t| Misfit { matchups: 10, chi2: 30.0, dof: 6, p_value: 1e-5, model_error: t });
+        Dial::new(Calibration {
+            rungs: vec![
+                rung("random", 0.0, 0.0),
+                rung("boltzmann:depth=2,theta=1", 1.0, 400.0),
+                rung("boltzmann:depth=2,theta=4", 4.0, 800.0),
+                rung("alphabeta:depth=2", f64::INFINITY, 1200.0),
+            ],
+            draw_nu: Some(nu),
+            misfit,
+            ..Calibration::default()
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn predictions_widen_with_the_model_error_and_stay_scores() {
+        let (exact, modelled) = (dial(15.0, 0.2, None), dial(15.0, 0.2, Some(140.0)));
+        for (a, b) in [(0.0, 900.0), (100.0, 400.0), (600.0, 600.0), (750.0, 600.0), (1200.0, 300.0)] {
+            let p = exact.predict(a, b, 500).unwrap();
+            let q = modelled.predict(a, b, 500).unwrap();
+            assert_eq!(p.score, q.score);
+            assert_eq!(p.without_model_error, (p.low, p.high), "no misfit: the two intervals agree");
+            assert_eq!(q.without_model_error, (p.low, p.high));
+            for (lo, hi) in [(p.low, p.high), (q.low, q.high)] {
+                assert!(0.0 < lo && lo < p.score && p.score < hi && hi < 1.0, "{a} {b}: {lo} {hi}");
+            }
+            assert!(q.low < p.low && p.high < q.high);
+        }
+        // Between two exactly known ratings, the games' own ±1.96·σ/√n:
+        // 400 games at an even score and no draws give ±0.049.
+        let (lo, hi) = {
+            let p = dial(0.0, 0.0, None).predict(600.0, 600.0, 400).unwrap();
+            (p.low, p.high)
+        };
+        assert!((hi - 0.5 - Z95 * 0.5 / 20.0).abs() < 2e-3 && (0.5 - lo - (hi - 0.5)).abs() < 1e-9, "{lo} {hi}");
+        // More games, a narrower interval; the rungs' uncertainty remains.
+        let d = dial(15.0, 0.2, None);
+        let (few, many) = (d.predict(200.0, 500.0, 100).unwrap(), d.predict(200.0, 500.0, 100_000).unwrap());
+        assert!(many.high - many.low < few.high - few.low && many.high - many.low > 0.02);
+    }
+
+    #[test]
+    fn predictions_outside_the_dial_or_without_games_are_errors() {
+        let d = dial(15.0, 0.2, None);
+        assert!(matches!(d.predict(-10.0, 500.0, 10), Err(DialError::OutOfRange { .. })));
+        assert!(matches!(d.predict(100.0, f64::NAN, 10), Err(DialError::OutOfRange { .. })));
+        assert!(matches!(d.predict(100.0, 500.0, 0), Err(DialError::Invalid(_))));
     }
 }

@@ -20,7 +20,6 @@ use std::path::PathBuf;
 
 use strength::dial::{Calibration, Dial, HeldOut, Rung};
 use strength::pairing::PairOutcome;
-use strength::rating::davidson;
 
 use super::arena::arena_of;
 use super::matches::MatchJob;
@@ -385,7 +384,6 @@ fn held_out(
     let dial = Dial::new(calibration.clone()).map_err(|e| e.to_string())?;
     let (lo, hi) = dial.range();
     let span = hi - lo;
-    let nu = calibration.draw_nu.unwrap_or(0.0);
     let mut checks = Vec::new();
     let mut jobs = Vec::new();
     for k in 0..HELD_OUT_PAIRS {
@@ -416,16 +414,9 @@ fn held_out(
         }
         let games = 2 * results.len() as u64;
         let observed = results.iter().map(PairOutcome::score).sum::<f64>() / games as f64;
-        let predicted = davidson(a - b, nu);
-        // The ratings' uncertainty (each dial value's standard error,
-        // interpolated between the rungs; taken as independent, which
-        // overstates the difference's) and the ladder's model error, both
-        // through the score's slope, plus the sampling variance of the
-        // games.
-        let (se_a, se_b) = (rating_se(calibration, a), rating_se(calibration, b));
-        let tau = calibration.misfit.map_or(0.0, |m| m.model_error);
-        let (low, high) = score_interval(a - b, nu, se_a * se_a + se_b * se_b + tau * tau, games);
-        let without_model_error = score_interval(a - b, nu, se_a * se_a + se_b * se_b, games);
+        let predicted = dial.predict(a, b, games).map_err(|e| e.to_string())?;
+        // The interval: the two values' rating uncertainty, the ladder's
+        // model error and the games' sampling noise (`Dial::predict`).
         out.push(HeldOut {
             a_elo: a,
             b_elo: b,
@@ -433,9 +424,9 @@ fn held_out(
             b_spec,
             games,
             predicted: predicted.score,
-            low,
-            high,
-            without_model_error: Some(without_model_error),
+            low: predicted.low,
+            high: predicted.high,
+            without_model_error: Some(predicted.without_model_error),
             observed,
         });
     }
@@ -504,36 +495,8 @@ fn map_onto_references(ladder: &Ladder, rated: &mut [RatedRung]) -> Option<(Stri
     Some((note, b))
 }
 
-/// The 95% interval of the mean score over `games` games at the rating
-/// difference `diff`, known with the variance `elo_var` (Elo²). The games'
-/// sampling variance is moved onto the Elo scale through the score's slope,
-/// added, and the interval's ends mapped back to scores, so that a wide
-/// interval stays inside [0, 1] and keeps the score curve's asymmetry near
-/// its ends.
-fn score_interval(diff: f64, nu: f64, elo_var: f64, games: u64) -> (f64, f64) {
-    let slope = (davidson(diff + 1.0, nu).score - davidson(diff - 1.0, nu).score) / 2.0;
-    let sampling_var = davidson(diff, nu).game_variance() / games as f64 / (slope * slope);
-    let half = 1.96 * (elo_var + sampling_var).sqrt();
-    (davidson(diff - half, nu).score, davidson(diff + half, nu).score)
-}
-
 /// The held-out matches per game.
 const HELD_OUT_PAIRS: usize = 10;
-
-/// The standard error of a dial value's rating: the rungs' errors (their
-/// 95% half-widths ÷ 1.96), interpolated by rating.
-fn rating_se(c: &Calibration, elo: f64) -> f64 {
-    let mut pts: Vec<(f64, f64)> = c.rungs.iter().map(|r| (r.rating, (r.high - r.low) / 2.0 / 1.96)).collect();
-    pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-    match pts.iter().position(|p| p.0 >= elo) {
-        Some(0) => pts[0].1,
-        Some(i) => {
-            let ((r0, s0), (r1, s1)) = (pts[i - 1], pts[i]);
-            if r1 > r0 { s0 + (s1 - s0) * (elo - r0) / (r1 - r0) } else { s1.max(s0) }
-        }
-        None => pts.last().map_or(0.0, |p| p.1),
-    }
-}
 
 fn calibration(
     args: &Args,
@@ -620,24 +583,6 @@ mod tests {
                 assert_ne!(a, b);
             }
         }
-    }
-
-    #[test]
-    fn score_intervals_widen_with_the_model_error_and_stay_scores() {
-        let nu = 0.2;
-        for diff in [-900.0, -300.0, 0.0, 150.0, 700.0] {
-            let p = davidson(diff, nu).score;
-            let exact = score_interval(diff, nu, 15.0 * 15.0, 500);
-            let modelled = score_interval(diff, nu, 15.0 * 15.0 + 140.0 * 140.0, 500);
-            for (lo, hi) in [exact, modelled] {
-                assert!(0.0 < lo && lo < p && p < hi && hi < 1.0, "{diff}: {lo} {p} {hi}");
-            }
-            assert!(modelled.0 < exact.0 && exact.1 < modelled.1);
-        }
-        // Near an even score with no rating uncertainty: the games' own
-        // ±1.96·σ/√n.
-        let (lo, hi) = score_interval(0.0, 0.0, 0.0, 400);
-        assert!((hi - 0.5 - 1.96 * 0.5 / 20.0).abs() < 2e-3 && (0.5 - lo - (hi - 0.5)).abs() < 1e-9);
     }
 
     #[test]
