@@ -15,7 +15,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::{Value, json};
 use strength::pairing::PairOutcome;
 
-use super::arena::{Arena, arena_of, pair_seed};
+use strength::dial::{Dial, DialPrediction};
+use strength::spec::AgentSpec;
+
+use super::arena::{Arena, arena_of, load_calibration, pair_seed};
 use super::report::{MatchSummary, SprtSettings};
 use crate::TaskResult;
 use crate::reproduce::{
@@ -291,8 +294,28 @@ pub fn run(args: Args) -> TaskResult {
     let missing = cells[..used].iter().filter(|c| c.is_none()).count();
     let results: Vec<PairOutcome> = cells[..used].iter().flatten().flatten().copied().collect();
     let summary = MatchSummary::new(&results, args.sprt.as_ref());
-    let report = summary.report(&args.game, &args.a, &args.b);
-    let json = summary.json(&args.game, &args.a, &args.b, args.seed, missing);
+    let mut report = summary.report(&args.game, &args.a, &args.b);
+    let mut json = summary.json(&args.game, &args.a, &args.b, args.seed, missing);
+    let games = 2 * results.len() as u64;
+    let observed = results.iter().map(PairOutcome::score).sum::<f64>() / games.max(1) as f64;
+    if let Some(p) = dial_prediction(&args.game, &args.a, &args.b, games)? {
+        let inside = p.low <= observed && observed <= p.high;
+        report.push_str(&format!(
+            "\ndial prediction for A: {:.3} (95% over {games} games: {:.3} .. {:.3}, model error included); \
+             observed {observed:.3}, {}\n",
+            p.score,
+            p.low,
+            p.high,
+            if inside { "inside" } else { "outside" }
+        ));
+        json["dial_prediction"] = json!({
+            "score": p.score,
+            "ci95": [p.low, p.high],
+            "ci95_without_model_error": [p.without_model_error.0, p.without_model_error.1],
+            "observed": observed,
+            "inside": inside,
+        });
+    }
     write_atomic(&out.join("match.json"), &serde_json::to_string_pretty(&json)?)?;
     if args.json {
         println!("{json}");
@@ -308,7 +331,47 @@ pub fn run(args: Args) -> TaskResult {
     Ok(())
 }
 
+/// When both agents are dial values (`elo:X`) of a calibrated game and
+/// games were played: the dial's prediction of A's score over them
+/// ([`Dial::predict`](strength::dial::Dial::predict)).
+fn dial_prediction(game: &str, a: &str, b: &str, games: u64) -> Result<Option<DialPrediction>, String> {
+    let value = |text: &str| -> Option<f64> {
+        let spec: AgentSpec = text.parse().ok()?;
+        if spec.kind() != "elo" {
+            return None;
+        }
+        spec.argument()?.parse().ok()
+    };
+    let (Some(x), Some(y)) = (value(a), value(b)) else { return Ok(None) };
+    let Some(calibration) = load_calibration(game)? else { return Ok(None) };
+    if games == 0 {
+        return Ok(None);
+    }
+    // The specs were built by the same dial, so both values are in range.
+    let dial = Dial::new(calibration).map_err(|e| e.to_string())?;
+    dial.predict(x, y, games).map(Some).map_err(|e| e.to_string())
+}
+
 /// The agent kinds of a game, one per line.
 pub(crate) fn kinds_help(arena: &dyn Arena) -> String {
     arena.kinds().iter().map(|(a, b)| format!("  {a:<48} {b}")).collect::<Vec<_>>().join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_dial_values_get_the_dials_prediction_and_nothing_else_does() {
+        // Tic-tac-toe's committed calibration: elo:300 against elo:700
+        // scores below half, inside [0, 1], the interval around it.
+        let p = dial_prediction("tictactoe", "elo:300", "elo:700", 200).unwrap().unwrap();
+        assert!(0.0 < p.low && p.low < p.score && p.score < 0.5 && p.score < p.high && p.high < 1.0, "{p:?}");
+        let mirrored = dial_prediction("tictactoe", "elo:700", "elo:300", 200).unwrap().unwrap();
+        assert!((p.score + mirrored.score - 1.0).abs() < 1e-12);
+        for (a, b) in [("elo:300", "random"), ("alphabeta:depth=2", "elo:300"), ("elo", "elo:300")] {
+            assert!(dial_prediction("tictactoe", a, b, 200).unwrap().is_none(), "{a} {b}");
+        }
+        assert!(dial_prediction("tictactoe", "elo:300", "elo:700", 0).unwrap().is_none());
+    }
 }
