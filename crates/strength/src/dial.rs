@@ -12,7 +12,9 @@
 //! (weighted isotonic regression), and θ is interpolated linearly in
 //! `x = θ / (θ + κ)` (`κ` the curve's median finite θ), a coordinate that
 //! maps `[0, +∞]` onto `[0, 1]`. θ = 0 is uniform random play, the anchor
-//! at rating 0 of every curve. The result is continuous in `X`: no rounding
+//! at rating 0 of every curve but a [partial](Calibration::partial_curves)
+//! one (a deep curve that only extends the dial's top, starting at its
+//! weakest rung). The result is continuous in `X`: no rounding
 //! to the nearest rung. [`Dial::predict`] gives the score one dial value
 //! should make against another, with an interval that carries the
 //! calibration's model error ([`crate::misfit`]).
@@ -142,6 +144,12 @@ pub struct Calibration {
     pub anchor: String,
     /// The rungs.
     pub rungs: Vec<Rung>,
+    /// Curves that start far above random play, whose weakest rung never
+    /// met it (a deep search's curve that only extends the dial's top). The
+    /// dial does not extend them down to random play: their range starts at
+    /// their weakest rung, and [`Dial::rating_of`] has no rating for a θ
+    /// below it. Every other curve starts at random play (θ = 0).
+    pub partial_curves: Vec<String>,
     /// Games played in all.
     pub games: u64,
     /// The master seed of the run.
@@ -413,12 +421,14 @@ impl Dial {
             let kappa = finite[finite.len() / 2];
             let top = rungs.iter().find(|r| r.theta == Some(f64::INFINITY)).map(|r| r.spec.clone());
             let mut curve = Curve { base, top, kappa, points: Vec::new() };
-            // Random play (θ = 0) starts every curve at its rating.
+            // Random play (θ = 0) starts every curve at its rating, but a
+            // partial one.
             let mut xs = Vec::new();
             let mut ratings = Vec::new();
             let mut weights = Vec::new();
             if let Some(a) = anchor
                 && rungs.first().and_then(|r| r.theta) != Some(0.0)
+                && !calibration.partial_curves.iter().any(|c| c == name)
             {
                 xs.push(0.0);
                 ratings.push(a);
@@ -572,13 +582,15 @@ impl Dial {
     }
 
     /// The rating the dial predicts for `theta` on `curve` (the inverse of
-    /// [`setting`](Self::setting)), or `None` if there is no such curve.
+    /// [`setting`](Self::setting)), or `None` if there is no such curve, or
+    /// `theta` lies below a [partial](Calibration::partial_curves) curve's
+    /// weakest rung.
     pub fn rating_of(&self, curve: &str, theta: f64) -> Option<f64> {
         let c = self.curves.iter().find(|c| c.base.to_string() == curve)?;
         let x = c.x(theta);
         let i = c.points.iter().position(|p| p.0 >= x)?;
         if i == 0 {
-            return Some(c.points[0].1);
+            return (x >= c.points[0].0 || c.points[0].0 == 0.0).then_some(c.points[0].1);
         }
         let ((x0, r0), (x1, r1)) = (c.points[i - 1], c.points[i]);
         Some(if x1 > x0 { r0 + (r1 - r0) * (x - x0) / (x1 - x0) } else { r1 })

@@ -128,3 +128,40 @@ fn out_of_range_and_bad_calibrations_are_errors() {
     let c = calibration();
     assert_eq!(Calibration::from_json(&c.to_json()).unwrap(), c);
 }
+
+/// A partial curve (a deep search's, linked only near the top) starts at
+/// its weakest rung: it plays only above the shallower curves' reach,
+/// between its own rungs, and rates no θ below its weakest rung (where a
+/// line down to random play would be a guess).
+#[test]
+fn a_partial_curve_starts_at_its_weakest_rung() {
+    let c12 = "boltzmann:depth=12,cap=100";
+    let mut c = calibration();
+    c.rungs.extend([
+        rung("boltzmann:depth=12,cap=100,theta=0.1", Some(c12), Some(0.1), 1000.0),
+        rung("boltzmann:depth=12,cap=100,theta=1", Some(c12), Some(1.0), 1300.0),
+        rung("alphabeta:depth=12", Some(c12), Some(f64::INFINITY), 1400.0),
+    ]);
+    c.partial_curves = vec![c12.into()];
+    let dial = Dial::new(c.clone()).unwrap();
+    assert_eq!(dial.range(), (0.0, 1400.0));
+    assert_eq!(dial.rating_of(c12, 0.1), Some(1000.0));
+    assert_eq!(dial.rating_of(c12, 0.05), None);
+    assert_eq!(dial.rating_of(c12, 0.0), None);
+    // Depth 4 reaches 900 at a finite θ, and covers up to its top (1200);
+    // depth 12 starts at 1000. In between, depth 4 towards its top; from
+    // 1000, depth 12 between its rungs, never on a line from random play.
+    assert_eq!(theta(&dial, 950.0).0, "boltzmann:depth=4,cap=100");
+    let (curve, t) = theta(&dial, 1000.0);
+    assert_eq!(curve, "boltzmann:depth=12,cap=100");
+    assert!((t - 0.1).abs() < 1e-9, "{t}");
+    let (curve, t) = theta(&dial, 1150.0);
+    assert_eq!(curve, "boltzmann:depth=12,cap=100");
+    assert!(t > 0.1 && t < 1.0, "{t}");
+    assert!((dial.rating_of(c12, t).unwrap() - 1150.0).abs() < 0.01);
+    assert_eq!(dial.setting(1400.0).unwrap().to_string(), "alphabeta:depth=12");
+    // Without the mark, the same curve would start at random play.
+    c.partial_curves.clear();
+    let dial = Dial::new(c).unwrap();
+    assert!(dial.rating_of(c12, 0.05).unwrap() < 1000.0);
+}

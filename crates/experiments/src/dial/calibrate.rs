@@ -60,6 +60,11 @@ pub(crate) struct CurveDef {
     pub(crate) thetas: Vec<f64>,
     /// The greedy top (θ = +∞), e.g. `alphabeta:depth=2`.
     pub(crate) top: String,
+    /// Whether random play meets the curve's weakest rung. A curve that
+    /// starts far above random play (connect-4's depth 12, whose rungs only
+    /// extend the dial's top) would win every such game, which costs much
+    /// and says nothing.
+    pub(crate) from_random: bool,
 }
 
 impl CurveDef {
@@ -101,8 +106,17 @@ const STOCKFISH_LEVELS: [u32; 3] = [1350, 1500, 1700];
 const STOCKFISH_MOVETIME_MS: u32 = 50;
 
 fn curve(base: &str, thetas: &[f64], top: &str) -> CurveDef {
-    CurveDef { base: base.into(), thetas: thetas.to_vec(), top: top.into() }
+    CurveDef { base: base.into(), thetas: thetas.to_vec(), top: top.into(), from_random: true }
 }
+
+/// θ of the chess curves' rungs. A first ladder had 0.003, 0.01 and 0.03
+/// only: at depth 3 its top finite rung (θ = 0.03, Elo 780) sat 777 Elo
+/// below the greedy top, and the dial interpolated across that gap blind
+/// (θ = 0.03 scores 2.5% against θ = 0.1 at depth 3, θ = 0.05 about 29%
+/// against 0.03 and 22% against 0.1: 40-game probes). The rungs at 0.02,
+/// 0.05 and 0.1 fill it; at depth 1, θ = 0.1 is already about the greedy
+/// top's strength.
+const CHESS_THETAS: [f64; 6] = [0.003, 0.01, 0.02, 0.03, 0.05, 0.1];
 
 /// The ladder of `game`. The θ ranges are chosen so that each curve runs
 /// from near random play to near its top; the caps are a decisive advantage
@@ -121,6 +135,13 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
         // Connect-4 values are small (a window of three own discs is worth
         // 4): a cap of 100 is a decisive advantage, and θ from 0.003 (near
         // random) to 0.3 (near the greedy top) spans each curve.
+        //
+        // Depth 12 extends the top (alpha-beta at depth 12 scores about 67%
+        // against depth 8): its rungs start at θ = 0.1, where it overlaps
+        // depth 8's top, and random play does not meet them. A game at depth
+        // 12 costs about 0.5 CPU-seconds (15 times depth 8), so the curve has
+        // three rungs; deeper curves, and the solver itself (30 s for one
+        // move from a four-disc opening), do not fit the 2 CPU-hour budget.
         "connect4" => Ladder {
             curves: [2, 4, 6, 8]
                 .iter()
@@ -131,6 +152,10 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
                         &format!("alphabeta:depth={d}"),
                     )
                 })
+                .chain(std::iter::once(CurveDef {
+                    from_random: false,
+                    ..curve("boltzmann:depth=12,cap=100", &[0.1, 0.3, 1.0], "alphabeta:depth=12")
+                }))
                 .collect(),
             pairs: 600,
             quick_pairs: 5,
@@ -164,16 +189,12 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
             curves: [1, 2, 3]
                 .iter()
                 .map(|d| {
-                    curve(
-                        &format!("boltzmann:depth={d},softcap=1000"),
-                        &[0.003, 0.01, 0.03],
-                        &format!("alphabeta:depth={d}"),
-                    )
+                    curve(&format!("boltzmann:depth={d},softcap=1000"), &CHESS_THETAS, &format!("alphabeta:depth={d}"))
                 })
                 .collect(),
-            pairs: 50,
+            pairs: 100,
             quick_pairs: 1,
-            held_out_pairs: 50,
+            held_out_pairs: 150,
             references: match stockfish() {
                 Some(path) => STOCKFISH_LEVELS
                     .iter()
@@ -191,7 +212,7 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
             },
             links: vec![
                 "alphabeta:depth=2".into(),
-                "boltzmann:depth=3,softcap=1000,theta=0.03".into(),
+                "boltzmann:depth=3,softcap=1000,theta=0.1".into(),
                 "alphabeta:depth=3".into(),
             ],
         },
@@ -225,15 +246,19 @@ pub(crate) fn schedule(l: &Ladder) -> (Vec<String>, Vec<(usize, usize)>) {
         }
     }
     for (k, ids) in index.iter().enumerate() {
-        games.push((0, ids[0]));
+        if l.curves[k].from_random {
+            games.push((0, ids[0]));
+        }
         for i in 0..ids.len() {
             for step in [1, 2] {
                 if i + step < ids.len() {
                     games.push((ids[i], ids[i + step]));
                 }
             }
-            if let Some(up) = index.get(k + 1) {
-                games.push((ids[i], up[cross_link(&l.curves[k], &l.curves[k + 1], i)]));
+            if let Some(up) = index.get(k + 1)
+                && let Some(j) = cross_link(&l.curves[k], &l.curves[k + 1], i)
+            {
+                games.push((ids[i], up[j]));
             }
         }
     }
@@ -242,11 +267,16 @@ pub(crate) fn schedule(l: &Ladder) -> (Vec<String>, Vec<(usize, usize)>) {
 
 /// The rung of curve `up` that rung `i` of curve `c` plays (an index into
 /// `up`'s rungs, top last): top to top, otherwise the rung of the nearest θ
-/// on a log scale (the same θ when `up` has it), the lower on a tie.
-fn cross_link(c: &CurveDef, up: &CurveDef, i: usize) -> usize {
-    let Some(&theta) = c.thetas.get(i) else { return up.thetas.len() };
+/// on a log scale (the same θ when `up` has it), the lower on a tie, if it
+/// is within a factor of 3 of θ; none otherwise (a curve that covers only
+/// part of the other's θ range, whose far rungs would meet players of
+/// another strength altogether).
+fn cross_link(c: &CurveDef, up: &CurveDef, i: usize) -> Option<usize> {
+    let Some(&theta) = c.thetas.get(i) else { return Some(up.thetas.len()) };
     let distance = |t: f64| (t.ln() - theta.ln()).abs();
-    (0..up.thetas.len()).min_by(|&a, &b| distance(up.thetas[a]).total_cmp(&distance(up.thetas[b]))).unwrap_or(0)
+    (0..up.thetas.len())
+        .min_by(|&a, &b| distance(up.thetas[a]).total_cmp(&distance(up.thetas[b])))
+        .filter(|&j| distance(up.thetas[j]) <= 3f64.ln() + 1e-9)
 }
 
 /// Runs `cargo xtask calibrate`.
@@ -541,6 +571,7 @@ fn calibration(
         game: args.game.clone(),
         anchor: "random = 0".into(),
         rungs,
+        partial_curves: ladder.curves.iter().filter(|c| !c.from_random).map(|c| c.base.clone()).collect(),
         games,
         seed: args.seed,
         scale: match scale {
@@ -599,5 +630,38 @@ mod tests {
         // Depth 1's extra θ links to the nearest of depth 2.
         assert!(has(&format!("{d1}0.0001"), &format!("{d2}0.0003")));
         assert!(has("alphabeta:depth=1", "alphabeta:depth=2"));
+    }
+
+    /// Connect-4's depth-12 curve is linked to depth 8 at its two equal θ
+    /// and top to top, and to nothing further away; random play does not
+    /// meet it; and adding it kept every matchup of the four curves below,
+    /// whose games are reused.
+    #[test]
+    fn connect4s_depth_12_curve_links_only_where_it_overlaps() {
+        let full = ladder("connect4").unwrap();
+        let (rungs, games) = schedule(&full);
+        let named = |games: &[(usize, usize)], rungs: &[String]| -> Vec<(String, String)> {
+            games.iter().map(|&(a, b)| (rungs[a].clone(), rungs[b].clone())).collect()
+        };
+        let pairs = named(&games, &rungs);
+        let (d8, d12) = ("boltzmann:depth=8,cap=100,theta=", "boltzmann:depth=12,cap=100,theta=");
+        let touching: Vec<&(String, String)> =
+            pairs.iter().filter(|(a, b)| (a.contains("depth=12")) != (b.contains("depth=12"))).collect();
+        let want = [
+            (format!("{d8}0.1"), format!("{d12}0.1")),
+            (format!("{d8}0.3"), format!("{d12}0.3")),
+            ("alphabeta:depth=8".to_string(), "alphabeta:depth=12".to_string()),
+        ];
+        assert_eq!(touching.len(), want.len(), "{touching:?}");
+        for w in &want {
+            assert!(pairs.contains(w), "{w:?} missing");
+        }
+        let mut below = full.clone();
+        below.curves.pop();
+        let (r0, g0) = schedule(&below);
+        for p in named(&g0, &r0) {
+            assert!(pairs.contains(&p), "{p:?} dropped");
+        }
+        assert_eq!(pairs.len(), named(&g0, &r0).len() + 3 + 5, "three links down, five matchups within");
     }
 }

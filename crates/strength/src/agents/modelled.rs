@@ -732,11 +732,18 @@ where
 }
 
 /// The dial's curves `boltzmann:depth=D,cap=C`, shallowest first, as
-/// `(name, D, C)`: the one at `depth`, or all of them.
+/// `(name, D, C)`: the one at `depth`, or all of them. Partial curves
+/// ([`Calibration::partial_curves`](crate::dial::Calibration::partial_curves))
+/// are left out: they rate no θ below their weakest rung, so they cannot
+/// place a weak opponent.
 fn boltzmann_curves(dial: &Dial, depth: Option<u32>) -> Result<Vec<(String, u32, f64)>, String> {
     let mut found: Vec<(String, u32, f64)> = Vec::new();
+    let partial = &dial.calibration().partial_curves;
     for r in &dial.calibration().rungs {
         let Some(name) = &r.curve else { continue };
+        if partial.contains(name) {
+            continue;
+        }
         let Ok(spec) = name.parse::<AgentSpec>() else { continue };
         if spec.kind() != "boltzmann" {
             continue;
