@@ -163,6 +163,13 @@ pub struct Calibration {
     pub notes: Vec<String>,
     /// The draw parameter ν of the fit (Davidson), for predictions.
     pub draw_nu: Option<f64>,
+    /// Elo on this calibration's scale per Elo of the rating model: the
+    /// slope of the line that maps the fitted ratings onto reference
+    /// players' published scale (chess: Stockfish's `UCI_Elo`). A rating
+    /// difference `d` on the published scale is `d / stretch` in the model
+    /// that predicts scores ([`Dial::expected_score`]). `None` (1) when the
+    /// ratings are the fit's own, as for the small games.
+    pub scale_stretch: Option<f64>,
     /// How far the ratings miss the ladder's own matchups: χ², its p-value,
     /// and the model error τ (Elo, on this calibration's scale) that every
     /// prediction between two settings carries on top of the rungs'
@@ -390,6 +397,11 @@ impl Dial {
     /// A dial over `calibration`'s curves. Errors if no curve has a rung
     /// besides random play, or a rung is malformed.
     pub fn new(calibration: Calibration) -> Result<Self, DialError> {
+        if let Some(s) = calibration.scale_stretch
+            && !(s.is_finite() && s > 0.0)
+        {
+            return Err(DialError::Invalid(format!("scale_stretch must be finite and positive, got {s}")));
+        }
         let anchor = calibration.rungs.iter().find(|r| r.spec == "random").map(|r| r.rating);
         let mut names: Vec<&str> = Vec::new();
         for r in &calibration.rungs {
@@ -455,6 +467,43 @@ impl Dial {
         &self.calibration
     }
 
+    /// The score per game the rating model expects of a player rated `a`
+    /// against one rated `b` (on this calibration's scale): Davidson's
+    /// model with the calibration's draw parameter, the difference taken
+    /// in the model's units ([`Calibration::scale_stretch`]).
+    ///
+    /// ```
+    /// # use strength::dial::{Calibration, Dial, Rung};
+    /// let rung = |spec: &str, theta, rating: f64| Rung {
+    ///     spec: spec.into(), curve: Some("boltzmann:depth=2".into()), theta: Some(theta),
+    ///     rating, low: rating - 20.0, high: rating + 20.0, games: 400,
+    /// };
+    /// let mut cal = Calibration {
+    ///     rungs: vec![
+    ///         Rung { curve: None, theta: None, low: 0.0, high: 0.0, ..rung("random", 0.0, 0.0) },
+    ///         rung("boltzmann:depth=2,theta=1", 1.0, 400.0),
+    ///         rung("alphabeta:depth=2", f64::INFINITY, 800.0),
+    ///     ],
+    ///     ..Calibration::default()
+    /// };
+    /// let plain = Dial::new(cal.clone())?.expected_score(400.0, 0.0);
+    /// assert!((plain - 1.0 / (1.0 + 10f64.powf(-1.0))).abs() < 1e-9);
+    /// // A scale stretched twice over: 400 published Elo are 200 of the model's.
+    /// cal.scale_stretch = Some(2.0);
+    /// let stretched = Dial::new(cal)?.expected_score(400.0, 0.0);
+    /// assert!((stretched - 1.0 / (1.0 + 10f64.powf(-0.5))).abs() < 1e-9);
+    /// # Ok::<(), strength::dial::DialError>(())
+    /// ```
+    pub fn expected_score(&self, a: f64, b: f64) -> f64 {
+        davidson((a - b) / self.stretch(), self.calibration.draw_nu.unwrap_or(0.0)).score
+    }
+
+    /// Elo on the calibration's scale per Elo of the rating model (1 unless
+    /// the scale was mapped onto reference players).
+    pub fn stretch(&self) -> f64 {
+        self.calibration.scale_stretch.unwrap_or(1.0)
+    }
+
     /// A's expected score per game as `elo:a` against `elo:b`, with the
     /// 95% interval of A's mean score over a match of `games` games.
     ///
@@ -511,10 +560,12 @@ impl Dial {
         if games == 0 {
             return Err(DialError::Invalid("a prediction needs a match of at least one game".into()));
         }
+        // Everything in the rating model's units (see `scale_stretch`).
+        let stretch = self.stretch();
         let nu = self.calibration.draw_nu.unwrap_or(0.0);
-        let tau = self.calibration.misfit.map_or(0.0, |m| m.model_error);
-        let rating_var = self.rating_se(a).powi(2) + self.rating_se(b).powi(2);
-        let diff = a - b;
+        let tau = self.calibration.misfit.map_or(0.0, |m| m.model_error) / stretch;
+        let rating_var = (self.rating_se(a).powi(2) + self.rating_se(b).powi(2)) / (stretch * stretch);
+        let diff = (a - b) / stretch;
         let slope = (davidson(diff + 1.0, nu).score - davidson(diff - 1.0, nu).score) / 2.0;
         let sampling_var = davidson(diff, nu).game_variance() / games as f64 / (slope * slope);
         let interval = |var: f64| {
@@ -631,6 +682,38 @@ mod tests {
             ..Calibration::default()
         })
         .unwrap()
+    }
+
+    #[test]
+    fn a_stretched_scale_predicts_in_the_models_units() {
+        // The same ladder on a scale stretched twice over (ratings,
+        // intervals and τ doubled, `scale_stretch` 2) predicts the same
+        // scores at doubled dial values.
+        let plain = dial(15.0, 0.2, Some(60.0));
+        let mut cal = plain.calibration().clone();
+        for r in &mut cal.rungs {
+            (r.rating, r.low, r.high) = (2.0 * r.rating, 2.0 * r.low, 2.0 * r.high);
+        }
+        if let Some(m) = cal.misfit.as_mut() {
+            m.model_error *= 2.0;
+        }
+        cal.scale_stretch = Some(2.0);
+        let stretched = Dial::new(cal.clone()).unwrap();
+        for (a, b) in [(100.0, 400.0), (600.0, 600.0), (1100.0, 300.0)] {
+            let (p, q) = (plain.predict(a, b, 300).unwrap(), stretched.predict(2.0 * a, 2.0 * b, 300).unwrap());
+            for (x, y) in [(p.score, q.score), (p.low, q.low), (p.high, q.high)] {
+                assert!((x - y).abs() < 1e-12, "{a} {b}: {x} {y}");
+            }
+            assert!((plain.expected_score(a, b) - stretched.expected_score(2.0 * a, 2.0 * b)).abs() < 1e-12);
+        }
+        // Read as the model's own units, the doubled gap would predict more.
+        cal.scale_stretch = None;
+        let naive = Dial::new(cal.clone()).unwrap();
+        assert!(naive.predict(200.0, 800.0, 300).unwrap().score < plain.predict(100.0, 400.0, 300).unwrap().score);
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            cal.scale_stretch = Some(bad);
+            assert!(Dial::new(cal.clone()).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -362,6 +362,7 @@ pub fn run(args: Args) -> TaskResult {
         if let Some(m) = misfit.as_mut() {
             m.model_error *= stretch;
         }
+        calibration.scale_stretch = Some(stretch);
         calibration.anchor = "Stockfish UCI_Elo".into();
         calibration.notes.push(note);
     } else if args.game == "chess" {
@@ -580,6 +581,7 @@ fn calibration(
         },
         code_version: format!("calibrate ladder v{LADDER_VERSION}, strength {}", env!("CARGO_PKG_VERSION")),
         draw_nu: None,
+        scale_stretch: None,
         misfit: None,
         residuals: Vec::new(),
         held_out: Vec::new(),

@@ -130,6 +130,32 @@ fn profile_bound(ratings: &[f64], games: &[f64], nu: f64, direction: Direction) 
     0.5 * (low + high)
 }
 
+/// [`rate_against`] on a calibration's scale, `stretch` Elo of it per Elo
+/// of the rating model (`Calibration::scale_stretch`: chess's scale is
+/// mapped onto Stockfish's): the rungs' ratings, errors and the model error
+/// are taken into the model's units for the fit, the result back out.
+fn rate_on_scale(
+    opponents: &[Opponent],
+    results: &[Vec<PairOutcome>],
+    nu: f64,
+    tau: f64,
+    stretch: f64,
+) -> Result<Rated, String> {
+    let in_model: Vec<Opponent> = opponents
+        .iter()
+        .map(|o| Opponent { spec: o.spec.clone(), rating: o.rating / stretch, std_error: o.std_error / stretch })
+        .collect();
+    Ok(match rate_against(&in_model, results, nu, tau / stretch)? {
+        Rated::Estimate { rating, own_se, model_se, total_se } => Rated::Estimate {
+            rating: rating * stretch,
+            own_se: own_se * stretch,
+            model_se: model_se * stretch,
+            total_se: total_se * stretch,
+        },
+        Rated::Bound { direction, bound } => Rated::Bound { direction, bound: bound * stretch },
+    })
+}
+
 /// An agent's rating from its results against anchored opponents: the
 /// estimate with its standard errors, or, when it won or lost every game,
 /// a one-sided 95% bound. The rungs' uncertainty and the model error `tau`
@@ -226,6 +252,10 @@ pub(crate) fn rate_specs(
         .ok_or_else(|| format!("no calibration of {game}: run `cargo xtask calibrate {game}`"))?;
     let nu = calibration.draw_nu.ok_or_else(|| format!("the {game} calibration has no draw parameter"))?;
     let tau = calibration.misfit.map_or(0.0, |m| m.model_error);
+    let stretch = calibration.scale_stretch.unwrap_or(1.0);
+    if !(stretch.is_finite() && stretch > 0.0) {
+        return Err(format!("the {game} calibration's scale_stretch must be finite and positive, got {stretch}"));
+    }
     let opponents: Vec<Opponent> = calibration
         .rungs
         .iter()
@@ -300,7 +330,7 @@ pub(crate) fn rate_specs(
             continue;
         }
         let games = results.iter().map(|r| r.len() * 2).sum::<usize>();
-        rows.push(match rate_against(&opponents, &results, nu, tau)? {
+        rows.push(match rate_on_scale(&opponents, &results, nu, tau, stretch)? {
             Rated::Estimate { rating, own_se, model_se, total_se } => json!({
                 "spec": spec,
                 "rating": rating,
@@ -443,6 +473,54 @@ mod tests {
         };
         assert!(r > 0.0 && r < 400.0, "{r}");
         assert!(own > 0.0 && total > own, "{own} {total}");
+    }
+
+    #[test]
+    fn a_stretched_scale_rates_in_the_models_units() {
+        // The same rungs on a scale stretched twice over (ratings, errors
+        // and τ doubled): the same agent, twice the rating and errors. Fitted
+        // naively on the stretched numbers it would come out elsewhere.
+        let rungs = |k: f64| {
+            vec![
+                Opponent { spec: "a".into(), rating: 100.0 * k, std_error: 30.0 * k },
+                Opponent { spec: "b".into(), rating: 500.0 * k, std_error: 40.0 * k },
+            ]
+        };
+        let mut weak = pairs(1.0, 14);
+        weak.extend(pairs(0.5, 6));
+        let results = [weak, pairs(0.0, 12).into_iter().chain(pairs(0.5, 8)).collect()];
+        let Rated::Estimate { rating, own_se, model_se, total_se } =
+            rate_on_scale(&rungs(1.0), &results, 0.4, 50.0, 1.0).unwrap()
+        else {
+            panic!("no estimate")
+        };
+        let Rated::Estimate { rating: r2, own_se: o2, model_se: m2, total_se: t2 } =
+            rate_on_scale(&rungs(2.0), &results, 0.4, 100.0, 2.0).unwrap()
+        else {
+            panic!("no estimate")
+        };
+        for (x, y) in [(rating, r2), (own_se, o2), (model_se, m2), (total_se, t2)] {
+            assert!((2.0 * x - y).abs() < 1e-6 * y.abs().max(1.0), "{x} {y}");
+        }
+        // Against one rung, the gap doubles with the scale; read naively, it
+        // would not.
+        let one = |k: f64| vec![Opponent { spec: "a".into(), rating: 500.0 * k, std_error: 30.0 * k }];
+        let strong = [pairs(1.0, 10).into_iter().chain(pairs(0.5, 10)).collect::<Vec<_>>()];
+        let gap = |k: f64, stretch: f64| match rate_on_scale(&one(k), &strong, 0.4, 0.0, stretch).unwrap() {
+            Rated::Estimate { rating, .. } => rating - 500.0 * k,
+            Rated::Bound { .. } => panic!("no estimate"),
+        };
+        let (g1, g2, naive) = (gap(1.0, 1.0), gap(2.0, 2.0), gap(2.0, 1.0));
+        assert!(g1 > 50.0 && (2.0 * g1 - g2).abs() < 1e-6 * g2, "{g1} {g2}");
+        assert!((naive - g1).abs() < 1e-6 * g1, "{naive} {g1}");
+        // A bound scales the same way.
+        let (Rated::Bound { bound: b1, .. }, Rated::Bound { bound: b2, .. }) = (
+            rate_on_scale(&rungs(1.0), &[pairs(1.0, 10), pairs(1.0, 10)], 0.4, 0.0, 1.0).unwrap(),
+            rate_on_scale(&rungs(2.0), &[pairs(1.0, 10), pairs(1.0, 10)], 0.4, 0.0, 2.0).unwrap(),
+        ) else {
+            panic!("no bound")
+        };
+        assert!((2.0 * b1 - b2).abs() < 1e-6 * b2.abs(), "{b1} {b2}");
     }
 
     #[test]

@@ -17,7 +17,6 @@ use search_core::{Agent, Choice, Evaluator, Game, GameError, ParamError, Status,
 
 use super::{AgentFactory, BoxedAgent, StandardAgents};
 use crate::dial::Dial;
-use crate::rating::davidson;
 use crate::spec::{AgentSpec, SpecError, SpecReader};
 
 /// The slip rate of the likelihood: a move is explained by the Boltzmann
@@ -519,8 +518,8 @@ pub struct AdaptiveStep {
 /// The opponent's θ posterior ([`ThetaPosterior`], values of depth `D` with
 /// the cap of the dial's `boltzmann:depth=D` curve) is mapped to a rating
 /// by the posterior mean of [`Dial::rating_of`] on that curve. The aim is
-/// the rating `R` with `davidson(R_opp − R, ν).score = S` (ν the
-/// calibration's draw parameter), clamped to the dial's range. After the
+/// the rating `R` at which the opponent's [expected
+/// score](Dial::expected_score) is `S`, clamped to the dial's range. After the
 /// `n`-th observed move the rating played moves the fraction
 /// `0.2·n/(n + 20)` of the way towards the aim (little while the posterior
 /// is still vague, a fifth at most), and the dial's agent is rebuilt only
@@ -531,7 +530,6 @@ pub struct AdaptiveAgent<G: Game, E: Evaluator<G>> {
     dial: Dial,
     /// The dial's curves, one per model of the learner.
     curves: Vec<String>,
-    nu: f64,
     target: f64,
     learner: ThetaLearner<G, E>,
     own: f64,
@@ -572,7 +570,6 @@ where
         }
         let dial = factory.dial.clone().ok_or("adaptive needs a calibrated game (a dial)")?;
         let found = boltzmann_curves(&dial, depth)?;
-        let nu = dial.calibration().draw_nu.unwrap_or(0.0);
         let models: Vec<(u32, f64)> = found.iter().map(|c| (c.1, c.2)).collect();
         let learner = ThetaLearner::new(&factory.eval, &models, factory.table_mib).map_err(|e| e.to_string())?;
         let name = match depth {
@@ -584,7 +581,6 @@ where
             factory,
             dial,
             curves: found.into_iter().map(|c| c.0).collect(),
-            nu,
             target,
             learner,
             own: 0.0,
@@ -643,7 +639,7 @@ where
     fn aim(&self, opp: f64) -> f64 {
         // The opponent's score falls as our rating rises: bisection.
         let (lo_r, hi_r) = self.dial.range();
-        let score = |own: f64| davidson(opp - own, self.nu).score;
+        let score = |own: f64| self.dial.expected_score(opp, own);
         let (mut lo, mut hi) = (lo_r, hi_r);
         if score(lo) <= self.target {
             return lo;
