@@ -296,6 +296,27 @@ impl HeldOut {
 }
 
 impl Calibration {
+    /// Its [`scale_stretch`](Self::scale_stretch), 1 when there is none;
+    /// an error unless it is finite and positive ([`Dial::new`] and
+    /// `cargo xtask rate` refuse such a file).
+    ///
+    /// ```
+    /// # use strength::dial::Calibration;
+    /// let mut cal = Calibration::default();
+    /// assert_eq!(cal.stretch().unwrap(), 1.0);
+    /// cal.scale_stretch = Some(0.84);
+    /// assert_eq!(cal.stretch().unwrap(), 0.84);
+    /// cal.scale_stretch = Some(f64::NAN);
+    /// assert!(cal.stretch().is_err());
+    /// ```
+    pub fn stretch(&self) -> Result<f64, DialError> {
+        match self.scale_stretch {
+            None => Ok(1.0),
+            Some(s) if s.is_finite() && s > 0.0 => Ok(s),
+            Some(s) => Err(DialError::Invalid(format!("scale_stretch must be finite and positive, got {s}"))),
+        }
+    }
+
     /// Parses a calibration file's JSON.
     pub fn from_json(text: &str) -> Result<Self, DialError> {
         serde_json::from_str(text).map_err(|e| DialError::Invalid(e.to_string()))
@@ -397,11 +418,7 @@ impl Dial {
     /// A dial over `calibration`'s curves. Errors if no curve has a rung
     /// besides random play, or a rung is malformed.
     pub fn new(calibration: Calibration) -> Result<Self, DialError> {
-        if let Some(s) = calibration.scale_stretch
-            && !(s.is_finite() && s > 0.0)
-        {
-            return Err(DialError::Invalid(format!("scale_stretch must be finite and positive, got {s}")));
-        }
+        calibration.stretch()?;
         let anchor = calibration.rungs.iter().find(|r| r.spec == "random").map(|r| r.rating);
         let mut names: Vec<&str> = Vec::new();
         for r in &calibration.rungs {

@@ -252,10 +252,7 @@ pub(crate) fn rate_specs(
         .ok_or_else(|| format!("no calibration of {game}: run `cargo xtask calibrate {game}`"))?;
     let nu = calibration.draw_nu.ok_or_else(|| format!("the {game} calibration has no draw parameter"))?;
     let tau = calibration.misfit.map_or(0.0, |m| m.model_error);
-    let stretch = calibration.scale_stretch.unwrap_or(1.0);
-    if !(stretch.is_finite() && stretch > 0.0) {
-        return Err(format!("the {game} calibration's scale_stretch must be finite and positive, got {stretch}"));
-    }
+    let stretch = calibration.stretch().map_err(|e| format!("the {game} calibration: {e}"))?;
     let opponents: Vec<Opponent> = calibration
         .rungs
         .iter()
