@@ -445,6 +445,10 @@ pub(crate) struct Match {
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
+    /// A second agent that also plays B, on the same openings and seeds: A is compared with it
+    /// pair by pair (score and Elo difference with 95% intervals, LOS).
+    #[arg(long, conflicts_with = "sprt")]
+    baseline: Option<String>,
 }
 
 fn parse_sprt(s: &str) -> Result<(f64, f64), String> {
@@ -473,6 +477,7 @@ impl From<Match> for experiments::dial::matches::Args {
             out: m.out,
             shard: m.shard,
             json: m.json,
+            baseline: m.baseline,
         }
     }
 }

@@ -50,6 +50,36 @@ fn a_match_is_the_same_for_any_thread_count_and_resumes() {
     assert_ne!(r1["pentanomial"], r4["pentanomial"]);
 }
 
+/// `--baseline`: the baseline plays B on the same openings and seeds, so
+/// its half is exactly the separate match of the baseline against B; an
+/// agent compared with itself parts in no pair; and a stronger agent's
+/// difference is positive with its interval above zero.
+#[test]
+fn a_baseline_is_played_on_the_same_games_and_compared_pair_by_pair() {
+    let (opp, weak, strong) = ("boltzmann:depth=2,theta=0.5", "alphabeta:depth=1", "alphabeta:depth=3");
+    let base = ["match", "tictactoe", strong, opp, "--games", "200", "--json", "--out"];
+    let with = scratch("match-baseline");
+    let r = json(&xtask(&[&base[..], &[with.to_str().unwrap(), "--baseline", weak]].concat()));
+    let alone = scratch("match-baseline-alone");
+    let w =
+        json(&xtask(&["match", "tictactoe", weak, opp, "--games", "200", "--json", "--out", alone.to_str().unwrap()]));
+    for key in ["wins", "draws", "losses", "pentanomial"] {
+        assert_eq!(r["baseline"][key], w[key], "{key}: {r}");
+    }
+    let v = &r["versus_baseline"];
+    assert_eq!(v["pairs"], 100);
+    let diff = r["score"].as_f64().unwrap() - w["score"].as_f64().unwrap();
+    assert!((v["score"]["value"].as_f64().unwrap() - diff).abs() < 1e-12, "{v}");
+    assert!(v["score"]["low"].as_f64().unwrap() > 0.0 && v["elo"]["low"].as_f64().unwrap() > 0.0, "{v}");
+    let same = scratch("match-baseline-same");
+    let s = json(&xtask(&[&base[..], &[same.to_str().unwrap(), "--baseline", strong]].concat()));
+    assert_eq!(s["versus_baseline"]["differing_pairs"], 0, "{s}");
+    assert_eq!(s["versus_baseline"]["score"]["value"], 0.0, "{s}");
+    // With the SPRT: a clear error.
+    let out = xtask(&["match", "tictactoe", strong, opp, "--sprt", "0,10", "--baseline", weak]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 #[test]
 fn sprt_stops_a_lopsided_match_early() {
     let out = scratch("match-sprt");

@@ -287,3 +287,67 @@ fn a_node_budget_deepens_iteratively() {
             .is_err()
     );
 }
+
+/// [`RandomTreeEval`] with decisive leaves: a payoff of 2 or more is a win
+/// for the first player, −2 or less one for the second, scored as games
+/// score them (`WIN_SCORE` less the distance), so that searches prove wins
+/// and losses.
+#[derive(Clone, Copy)]
+struct Decisive(RandomTreeEval);
+
+impl Evaluator<RandomTree> for Decisive {
+    const PERSPECTIVE: search_core::Perspective = search_core::Perspective::First;
+
+    fn evaluate(&self, state: &RandomTree) -> f64 {
+        self.0.evaluate(state)
+    }
+
+    fn terminal_value(&self, outcome: search_core::Outcome, player: Player, ply: u32) -> f64 {
+        use search_core::Outcome;
+        match outcome {
+            Outcome::Payoff(v) if v.abs() >= 2.0 => {
+                let winner = if v > 0.0 { Player::First } else { Player::Second };
+                Outcome::Win(winner).value_for(player, search_core::WIN_SCORE - f64::from(ply))
+            }
+            o => self.0.terminal_value(o, player, ply),
+        }
+    }
+}
+
+/// `when_lost`: where plain alpha-beta (the same engine, the same depth)
+/// does not prove the game lost, the agent is that alpha-beta agent, move
+/// for move with the same random tie-break, and the same value; where it
+/// does, the agent is the predicting search (the same value, its move one
+/// of that search's best). Both cases occur often on these trees.
+#[test]
+fn when_lost_is_alpha_beta_until_the_game_is_lost() {
+    use search_core::search::SearchAgent;
+    let lost = |v: f64| v < -(search_core::WIN_SCORE - f64::from(search_core::MAX_PLY));
+    let (mut plain, mut modelled) = (0, 0);
+    for seed in 0..200u64 {
+        let t = RandomTree::new(8200 + seed, 2 + (seed % 3) as u8, 6, LeafModel::Uniform { min: -3, max: 3 }).unwrap();
+        let eval = Decisive(RandomTreeEval::for_tree(&t));
+        let rule = || Modelled::new(OpponentModel::boltzmann(0.7).unwrap()).with_cap(3.0).unwrap();
+        let depth = 4 + (seed % 3) as u32;
+        let agent = || PredictingAgent::new(rule(), eval, depth, 2).unwrap().with_model_plies(1, 0).unwrap();
+        let mut hybrid = agent().when_lost().unwrap();
+        let mine = hybrid.choose_explained(&t, &mut rng::seeded(seed)).unwrap();
+        let mine_thought = mine.thought.unwrap();
+        let opts = Options::recommended::<RandomTree, Minimax, Decisive>(&eval).with_table_mib(0);
+        let mut ab = SearchAgent::new(Search::new(Minimax, eval, opts).unwrap(), Limits::full_tree().with_depth(depth));
+        let theirs = ab.choose_explained(&t, &mut rng::seeded(seed)).unwrap();
+        let ab_value = theirs.thought.unwrap().value.unwrap();
+        let what = format!("seed {seed}, depth {depth}");
+        if lost(ab_value) {
+            let reference = agent().choose_explained(&t, &mut rng::seeded(seed)).unwrap().thought.unwrap();
+            assert_eq!(mine_thought.value, reference.value, "{what}");
+            assert!(reference.distribution.iter().any(|d| d.0 == mine.mv), "{what}");
+            modelled += 1;
+        } else {
+            assert_eq!((mine.mv, mine_thought.value), (theirs.mv, Some(ab_value)), "{what}");
+            plain += 1;
+        }
+    }
+    eprintln!("{plain} positions played by alpha-beta, {modelled} lost ones by the model");
+    assert!(plain >= 20 && modelled >= 20, "{plain} plain, {modelled} lost");
+}

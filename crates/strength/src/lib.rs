@@ -8,7 +8,8 @@
 //! - Agents written as text ([`spec`]): `random`, `alphabeta:depth=6`,
 //!   `boltzmann:depth=3,theta=2`, `elo:1500`..., built for any game with an
 //!   evaluator.
-//! - Paired games from balanced openings ([`pairing`]).
+//! - Paired games from balanced openings ([`pairing`]); two agents compared
+//!   through the same games against a common opponent ([`paired`]).
 //! - The strength dial ([`dial`]): a calibrated ladder of settings, and an
 //!   agent for any Elo between its rungs (agents are built by [`agents`]).
 //! - A player's model from their moves ([`fit`]): Boltzmann, ε-greedy or
@@ -27,6 +28,7 @@ pub mod dial;
 pub mod elo;
 pub mod fit;
 pub mod misfit;
+pub mod paired;
 pub mod pairing;
 pub mod pentanomial;
 pub mod rating;

@@ -52,6 +52,9 @@ pub struct Args {
     pub shard: Option<Shard>,
     /// Print the summary as one JSON object.
     pub json: bool,
+    /// A second agent played against B on the same openings and seeds: A
+    /// is then compared with it pair by pair ([`strength::paired`]).
+    pub baseline: Option<String>,
 }
 
 /// The default master seed of `match`.
@@ -253,7 +256,10 @@ pub fn run(args: Args) -> TaskResult {
         return Err("--games must be at least 1".into());
     }
     let arena = arena_of(&args.game)?;
-    for spec in [&args.a, &args.b] {
+    if args.baseline.is_some() && args.sprt.is_some() {
+        return Err("--baseline and --sprt do not go together (the SPRT stops A's match alone)".into());
+    }
+    for spec in [Some(&args.a), Some(&args.b), args.baseline.as_ref()].into_iter().flatten() {
         arena.check_spec(spec).map_err(|e| format!("{e}\nagent kinds for {}:\n{}", args.game, kinds_help(&*arena)))?;
     }
     if let Some(n) = args.threads {
@@ -261,6 +267,18 @@ pub fn run(args: Args) -> TaskResult {
     }
     let pairs = args.games.div_ceil(2);
     let (openings, opening_source) = openings(&*arena, args.openings.as_ref(), pairs, args.seed)?;
+    let baseline = match &args.baseline {
+        Some(spec) => Some(MatchJob::new(
+            &args.game,
+            "baseline",
+            spec.clone(),
+            args.b.clone(),
+            openings.clone(),
+            opening_source.clone(),
+            pairs,
+        )?),
+        None => None,
+    };
     let job = MatchJob::new(&args.game, "match", args.a.clone(), args.b.clone(), openings, opening_source, pairs)?;
     let key = RunKey { seed: args.seed, scale: Scale::Default };
     let out = args.out.clone().unwrap_or_else(|| {
@@ -268,10 +286,15 @@ pub fn run(args: Args) -> TaskResult {
         PathBuf::from("target/match").join(format!("{}-{:016x}", args.game, fnv(&setup)))
     });
     let share = args.shard.map_or("all".to_string(), |s| s.to_string());
-    let _lock = open_out(&out, key, &["match".to_string()], &[share])?;
+    let names: Vec<String> = std::iter::once(&job).chain(&baseline).map(|j| j.name.to_string()).collect();
+    let _lock = open_out(&out, key, &names, &[share])?;
     let config = RunConfig { label: "match", key, out: out.clone(), shard: args.shard };
     let total = job.cell_count();
     eprintln!("match: {} vs {} on {}, {} pairs, cells in {}", args.a, args.b, args.game, pairs, out.display());
+    if let Some(b) = &baseline {
+        eprintln!("match: baseline {} vs {} on the same openings and seeds", b.a, args.b);
+        b.offered.store(total, Ordering::Relaxed);
+    }
     // Without SPRT every cell at once; with it, waves of a few cells per
     // thread, stopping once a prefix of the cells decides.
     let wave = if args.sprt.is_some() { (rayon::current_num_threads() * 2).max(2) } else { total };
@@ -280,7 +303,8 @@ pub fn run(args: Args) -> TaskResult {
     while job.offered.load(Ordering::Relaxed) < total {
         let next = (job.offered.load(Ordering::Relaxed) + wave).min(total);
         job.offered.store(next, Ordering::Relaxed);
-        run_cells(&[&job], &config)?;
+        let jobs: Vec<&dyn Experiment> = std::iter::once(&job).chain(&baseline).map(|j| j as &dyn Experiment).collect();
+        run_cells(&jobs, &config)?;
         if let Some(sprt) = &args.sprt {
             let cells = job.load(&out, key);
             if let Some(i) = super::report::sprt_stop(&cells, sprt) {
@@ -314,6 +338,42 @@ pub fn run(args: Args) -> TaskResult {
             "ci95_without_model_error": [p.without_model_error.0, p.without_model_error.1],
             "observed": observed,
             "inside": inside,
+        });
+    }
+    if let Some(b) = &baseline {
+        let base_cells = b.load(&out, key);
+        let base: Vec<PairOutcome> = base_cells.iter().flatten().flatten().copied().collect();
+        let base_summary = MatchSummary::new(&base, None);
+        report.push_str(&format!("\nbaseline\n{}", base_summary.report(&args.game, &b.a, &args.b)));
+        json["baseline"] =
+            base_summary.json(&args.game, &b.a, &args.b, args.seed, base_cells.iter().filter(|c| c.is_none()).count());
+        // Only the cells both matches hold, pair by pair.
+        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        for (x, y) in cells.iter().zip(&base_cells) {
+            if let (Some(x), Some(y)) = (x, y) {
+                ours.extend(x.iter().map(PairOutcome::score));
+                theirs.extend(y.iter().map(PairOutcome::score));
+            }
+        }
+        let c = strength::paired::PairedComparison::new(&ours, &theirs).map_err(|e| e.to_string())?;
+        report.push_str(&format!(
+            "\nA − baseline   {} pairs, {} differ: score {:+.4} (95% {:+.4} .. {:+.4}), Elo {:+.1} (95% {:+.1} .. {:+.1}), LOS {}\n",
+            c.pairs,
+            c.differing,
+            c.score.value,
+            c.score.low,
+            c.score.high,
+            c.elo.value,
+            c.elo.low,
+            c.elo.high,
+            c.los.map_or("unknown".to_string(), |l| format!("{:.1}%", 100.0 * l)),
+        ));
+        json["versus_baseline"] = json!({
+            "pairs": c.pairs,
+            "differing_pairs": c.differing,
+            "score": {"value": c.score.value, "low": c.score.low, "high": c.score.high},
+            "elo": {"value": c.elo.value, "low": c.elo.low, "high": c.elo.high},
+            "los": c.los,
         });
     }
     write_atomic(&out.join("match.json"), &serde_json::to_string_pretty(&json)?)?;

@@ -13,7 +13,7 @@
 use rand::RngCore;
 
 use crate::backup::{Minimax, Modelled};
-use crate::search::{Incomplete, Limits, Options, Search, Stats, Window};
+use crate::search::{Control, Incomplete, Iteration, Limits, Observer, Options, Search, SearchResult, Stats, Window};
 use crate::{Agent, Choice, Evaluator, Game, GameError, MAX_PLY, ParamError, Player, Status, Thought, WIN_SCORE};
 
 /// Why a search of [`PredictingAgent`] stopped early: an error, or the node
@@ -117,6 +117,9 @@ pub struct PredictingAgent<G: Game, E: Evaluator<G>> {
     budget: Option<u64>,
     /// The budget applies (an iteration after the first).
     deepening: bool,
+    /// The model is consulted only where plain alpha-beta proves the game
+    /// lost ([`when_lost`](Self::when_lost)).
+    only_when_lost: bool,
     /// The root move being searched, and the opponent's predicted replies
     /// to the root moves searched so far (for the next iterations).
     root_move: Option<G::Move>,
@@ -164,6 +167,7 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
             tail: None,
             budget: None,
             deepening: false,
+            only_when_lost: false,
             root_move: None,
             root_predictions: Vec::new(),
             name,
@@ -215,6 +219,43 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
             return Err(ParamError::new("nodes", "must be at least 1"));
         }
         self.budget = Some(nodes);
+        Ok(self)
+    }
+
+    /// Plays plain alpha-beta (the engine of
+    /// [`with_model_plies`](Self::with_model_plies), iterative deepening up
+    /// to the agent's depth within the node budget) and consults the model
+    /// only when that search proves the game lost: against best play every
+    /// move loses, and minimax can only delay, while a fallible opponent may
+    /// miss the win. The search stops at the first iteration that proves
+    /// the loss, and the predicting search gets what is left of the budget
+    /// (the whole depth when there is none). Elsewhere the agent is the
+    /// alpha-beta agent of the same engine, move for move, ties at random.
+    /// Errors unless the model plies are set.
+    ///
+    /// ```
+    /// use search_core::backup::predicting::PredictingAgent;
+    /// use search_core::backup::{Modelled, OpponentModel};
+    /// use search_core::tree::{LiteralEval, LiteralTree};
+    /// use search_core::{Agent, WIN_SCORE, rng};
+    ///
+    /// let rule = || Modelled::new(OpponentModel::boltzmann(0.1).unwrap()).with_cap(10.0).unwrap();
+    /// // Not lost: minimax's move 0, though move 1 would pay against this opponent.
+    /// let t: LiteralTree = "max(min(0, 0), min(-1, 10))".parse()?;
+    /// let mut me = PredictingAgent::new(rule(), LiteralEval, 2, 1)?.with_model_plies(1, 0)?.when_lost()?;
+    /// assert_eq!(me.choose(&t, &mut rng::seeded(1))?, 0);
+    /// // Lost (a forced loss whatever we do): the move the opponent is likelier to spoil.
+    /// let lost = format!("max(min(-{w}, -{w}), min(-{w}, 10))", w = WIN_SCORE);
+    /// let t: LiteralTree = lost.parse()?;
+    /// assert_eq!(me.choose(&t, &mut rng::seeded(1))?, 1);
+    /// assert!(PredictingAgent::new(rule(), LiteralEval, 2, 1)?.when_lost().is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn when_lost(mut self) -> Result<Self, ParamError> {
+        if self.tail.is_none() {
+            return Err(ParamError::new("when", "lost needs the model plies (the alpha-beta engine below them)"));
+        }
+        self.only_when_lost = true;
         Ok(self)
     }
 
@@ -416,6 +457,23 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
         Ok((scores, best))
     }
 
+    /// Plain alpha-beta with the tail engine, stopped at the first
+    /// iteration that proves the game lost.
+    fn plain(&mut self, state: &G) -> Result<Plain<G::Move>, GameError> {
+        let mut limits = Limits::full_tree().with_depth(self.depth);
+        if let Some(n) = self.budget {
+            limits = limits.with_nodes(n);
+        }
+        let tail = self.tail.as_mut().expect("when_lost needs a tail");
+        let mut watch = StopWhenLost(false);
+        let r = tail.engine.run_observed(state, &limits, &mut watch)?;
+        Ok(if watch.0 {
+            Plain::Lost(r.stats.nodes, r.root_moves.iter().map(|m| (m.mv, m.score)).collect())
+        } else {
+            Plain::Played(r)
+        })
+    }
+
     /// The opponent's replies at `state` with their predicted
     /// probabilities, most likely first. Those below the root's moves
     /// (`ply` 1) are kept for the other iterations of the same move.
@@ -440,6 +498,27 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
             self.root_predictions.push((mv, order.clone()));
         }
         Ok(order)
+    }
+}
+
+/// What plain alpha-beta found: the game lost (after so many nodes, with
+/// its scores of the root moves), or the search the agent plays from.
+enum Plain<M> {
+    Lost(u64, Weighted<M>),
+    Played(SearchResult<M>),
+}
+
+/// Stops iterative deepening at the first iteration whose value is a
+/// proven loss for the root mover, and remembers that it did.
+struct StopWhenLost(bool);
+
+impl<G: Game> Observer<G> for StopWhenLost {
+    fn iteration(&mut self, it: &Iteration<'_, G::Move>) -> Control {
+        if it.value < -(WIN_SCORE - f64::from(MAX_PLY)) {
+            self.0 = true;
+            return Control::Stop;
+        }
+        Control::Continue
     }
 }
 
@@ -514,6 +593,17 @@ impl<G: Game, E: Evaluator<G> + Clone> Agent<G> for PredictingAgent<G, E> {
         }
         self.nodes = 0;
         self.root_predictions.clear();
+        // Alpha-beta's scores of the root moves in a lost game.
+        let mut delays = None;
+        if self.only_when_lost {
+            match self.plain(state)? {
+                Plain::Lost(nodes, scores) => {
+                    self.nodes = nodes;
+                    delays = Some(scores);
+                }
+                Plain::Played(r) => return crate::search::choice_of(r, true, rng),
+            }
+        }
         let first = if self.budget.is_some() { 1 } else { self.depth };
         let mut done = None;
         for depth in first..=self.depth {
@@ -536,7 +626,15 @@ impl<G: Game, E: Evaluator<G> + Clone> Agent<G> for PredictingAgent<G, E> {
         }
         self.deepening = false;
         let (scores, best, depth) = done.expect("the first iteration has no budget");
-        let best_moves: Vec<G::Move> = scores.iter().filter(|s| s.1 == best).map(|s| s.0).collect();
+        let mut best_moves: Vec<G::Move> = scores.iter().filter(|s| s.1 == best).map(|s| s.0).collect();
+        if let Some(delays) = delays {
+            // Where the model cannot tell moves apart (every reply keeps
+            // the win), the longest loss by alpha-beta's count: the more
+            // moves the opponent must find, the likelier it slips.
+            let delay = |m: &G::Move| delays.iter().find(|d| d.0 == *m).map_or(f64::NEG_INFINITY, |d| d.1);
+            let longest = best_moves.iter().map(delay).fold(f64::NEG_INFINITY, f64::max);
+            best_moves.retain(|m| delay(m) == longest);
+        }
         let k = best_moves.len();
         let mv = best_moves[if k > 1 { rand::Rng::random_range(rng, 0..k) } else { 0 }];
         let share = 1.0 / k as f64;

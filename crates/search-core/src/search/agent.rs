@@ -65,8 +65,8 @@ impl<S> SearchAgent<S> {
         self.limits = limits;
     }
 
-    /// The move to play and the search it came from.
-    fn pick<G: Game>(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<(G::Move, SearchResult<G::Move>), GameError>
+    /// The move to play and the search it came from, as a [`Choice`].
+    fn pick<G: Game>(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<Choice<G::Move>, GameError>
     where
         S: DynSearch<G>,
     {
@@ -74,13 +74,34 @@ impl<S> SearchAgent<S> {
             return Err(GameError::ChanceNode);
         }
         let result = self.search.run(state, &self.limits)?;
-        let mv = if self.random_ties && result.best_moves.len() > 1 {
-            result.best_moves[rand::Rng::random_range(rng, 0..result.best_moves.len())]
-        } else {
-            result.best.ok_or(GameError::GameOver)?
-        };
-        Ok((mv, result))
+        choice_of(result, self.random_ties, rng)
     }
+}
+
+/// The move a search agent plays from `result`, the best move (ties at
+/// random if `random_ties`), with the search's thought: shared by
+/// [`SearchAgent`] and agents that sometimes play a plain search.
+pub(crate) fn choice_of<M: Copy>(
+    result: SearchResult<M>,
+    random_ties: bool,
+    rng: &mut dyn RngCore,
+) -> Result<Choice<M>, GameError> {
+    let k = result.best_moves.len();
+    let mv = if random_ties && k > 1 {
+        result.best_moves[rand::Rng::random_range(rng, 0..k)]
+    } else {
+        result.best.ok_or(GameError::GameOver)?
+    };
+    let ties = if random_ties && k > 1 { result.best_moves.clone() } else { vec![mv] };
+    let p = 1.0 / ties.len() as f64;
+    let thought = Thought {
+        distribution: ties.into_iter().map(|m| (m, p)).collect(),
+        scores: result.root_moves.iter().map(|m| (m.mv, m.score)).collect(),
+        value: result.value,
+        pv: result.pv,
+        stats: result.stats,
+    };
+    Ok(Choice { mv, thought: Some(thought) })
 }
 
 impl<G: Game, S: DynSearch<G>> Agent<G> for SearchAgent<S> {
@@ -92,21 +113,11 @@ impl<G: Game, S: DynSearch<G>> Agent<G> for SearchAgent<S> {
     }
 
     fn choose(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<G::Move, GameError> {
-        self.pick(state, rng).map(|(mv, _)| mv)
+        self.pick(state, rng).map(|c| c.mv)
     }
 
     fn choose_explained(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<Choice<G::Move>, GameError> {
-        let (mv, result) = self.pick(state, rng)?;
-        let ties = if self.random_ties { result.best_moves.clone() } else { vec![mv] };
-        let p = 1.0 / ties.len() as f64;
-        let thought = Thought {
-            distribution: ties.into_iter().map(|m| (m, p)).collect(),
-            scores: result.root_moves.iter().map(|m| (m.mv, m.score)).collect(),
-            value: result.value,
-            pv: result.pv,
-            stats: result.stats,
-        };
-        Ok(Choice { mv, thought: Some(thought) })
+        self.pick(state, rng)
     }
 
     fn reset(&mut self) {

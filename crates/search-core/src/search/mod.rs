@@ -40,6 +40,7 @@ mod tt;
 
 pub use crate::window::{Bound, Window};
 pub use agent::SearchAgent;
+pub(crate) use agent::choice_of;
 pub use dyn_search::DynSearch;
 pub use limits::Limits;
 pub use observer::{Control, Iteration, NoObserver, Observer};

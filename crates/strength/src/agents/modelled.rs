@@ -773,25 +773,41 @@ fn dial_cap(dial: Option<&Dial>) -> Option<f64> {
 /// worst reply's weight, [`PredictingAgent::with_safety`]), `model_plies=P`
 /// (the opponent modelled at its first P moves only, the alpha-beta engine
 /// below, [`PredictingAgent::with_model_plies`]) and `nodes=N` (iterative
-/// deepening within N nodes a move, [`PredictingAgent::with_node_budget`]).
-/// Each needs `opp_depth`.
+/// deepening within N nodes a move, [`PredictingAgent::with_node_budget`])
+/// and `when=always|lost` (`lost`: plain alpha-beta unless it proves the
+/// game lost, [`PredictingAgent::when_lost`]; needs `model_plies`). Each
+/// needs `opp_depth`.
 struct PredictingKeys {
     safety: Option<f64>,
     model_plies: Option<u32>,
     nodes: Option<u64>,
+    when_lost: bool,
 }
 
 impl PredictingKeys {
     /// Reads the keys, and checks that `opp_depth` is given if any is.
     fn read(r: &mut SpecReader<'_>, spec: &AgentSpec, opp_depth: Option<u32>) -> Result<Self, SpecError> {
-        let keys =
-            PredictingKeys { safety: r.take("safety")?, model_plies: r.take("model_plies")?, nodes: r.take("nodes")? };
+        let when: Option<String> = r.take("when")?;
+        let when_lost = match when.as_deref() {
+            None | Some("always") => false,
+            Some("lost") => true,
+            Some(w) => return Err(SpecError::new(spec, format!("when={w}: expected always or lost"))),
+        };
+        let keys = PredictingKeys {
+            safety: r.take("safety")?,
+            model_plies: r.take("model_plies")?,
+            nodes: r.take("nodes")?,
+            when_lost,
+        };
+        if when_lost && keys.model_plies.is_none() {
+            return Err(SpecError::new(spec, "when=lost needs model_plies (the alpha-beta engine it plays with)"));
+        }
         if opp_depth.is_none() {
             if keys.safety.is_some() {
                 return Err(SpecError::new(spec, "safety needs opp_depth (it blends the predicted replies)"));
             }
-            if keys.model_plies.is_some() || keys.nodes.is_some() {
-                return Err(SpecError::new(spec, "model_plies and nodes need opp_depth (the predicting search)"));
+            if keys.model_plies.is_some() || keys.nodes.is_some() || keys.when_lost {
+                return Err(SpecError::new(spec, "model_plies, nodes and when need opp_depth (the predicting search)"));
             }
         }
         Ok(keys)
@@ -813,6 +829,9 @@ impl PredictingKeys {
         }
         if let Some(n) = self.nodes {
             a = a.with_node_budget(n)?;
+        }
+        if self.when_lost {
+            a = a.when_lost()?;
         }
         Ok(a)
     }
@@ -842,7 +861,7 @@ where
             let cap: Option<f64> = r.take("cap")?;
             let opp_depth: Option<u32> = r.take("opp_depth")?;
             let keys = PredictingKeys::read(&mut r, spec, opp_depth)?;
-            r.finish(&["depth", "theta", "cap", "opp_depth", "safety", "model_plies", "nodes"])?;
+            r.finish(&["depth", "theta", "cap", "opp_depth", "safety", "model_plies", "nodes", "when"])?;
             let mut rule = Modelled::new(OpponentModel::boltzmann(theta).map_err(|e| err(&e))?);
             if let Some(c) = cap.or(dial_cap(agents.dial.as_ref())) {
                 rule = rule.with_cap(c).map_err(|e| err(&e))?;
@@ -864,7 +883,7 @@ where
             let memory: Option<String> = r.take("memory")?;
             let opp_depth: Option<u32> = r.take("opp_depth")?;
             let keys = PredictingKeys::read(&mut r, spec, opp_depth)?;
-            r.finish(&["depth", "cap", "memory", "opp_depth", "safety", "model_plies", "nodes"])?;
+            r.finish(&["depth", "cap", "memory", "opp_depth", "safety", "model_plies", "nodes", "when"])?;
             let forget = match memory.as_deref() {
                 None | Some("keep") => false,
                 Some("game") => true,
@@ -905,15 +924,17 @@ where
 pub(super) fn kinds(dial: bool) -> Vec<(String, String)> {
     let mut v = vec![
         (
-            "aware:depth=D,theta=T[,cap=C][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N]]".to_string(),
+            "aware:depth=D,theta=T[,cap=C][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N][,when=lost]]".to_string(),
             "searches against a Boltzmann opponent of inverse temperature T (with opp_depth: \
              predicted from its own depth-K values; safety: the weight of its worst reply; \
              model_plies: modelled at its first P moves only, alpha-beta below; nodes: iterative \
-             deepening within N nodes a move)"
+             deepening within N nodes a move; when=lost: plain alpha-beta unless it proves the \
+             game lost)"
                 .to_string(),
         ),
         (
-            "online:depth=D[,cap=C][,memory=keep|game][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N]]".to_string(),
+            "online:depth=D[,cap=C][,memory=keep|game][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N][,when=lost]]"
+                .to_string(),
             "learns the opponent's θ from its moves and searches against it".to_string(),
         ),
     ];
