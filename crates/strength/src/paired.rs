@@ -119,12 +119,17 @@ impl PairedComparison {
         let mean = d.iter().sum::<f64>() / n;
         let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
         let se = (var / n).sqrt();
+        // A baseline that scored 0 or 1 sits at ∓∞ Elo: the same score is
+        // no difference, any other an infinite one (never ∞ − ∞).
         let base = score_to_elo(score_b);
-        let elo_value = score_to_elo(score_a) - base;
+        let elo_at = |delta: f64| {
+            let e = score_to_elo(score_b + delta);
+            if e == base { 0.0 } else { e - base }
+        };
+        let elo_value = elo_at(mean);
         let (score, elo, los) = if se > 0.0 {
             let half = two_sided_z(confidence) * se;
             let (lo, hi) = (mean - half, mean + half);
-            let elo_at = |delta: f64| score_to_elo(score_b + delta) - base;
             (
                 Estimate { value: mean, low: lo, high: hi },
                 Estimate { value: elo_value, low: elo_at(lo), high: elo_at(hi) },
@@ -209,6 +214,17 @@ mod tests {
         }
         let rate = f64::from(covered) / f64::from(runs);
         assert!((0.92..=0.98).contains(&rate), "coverage {rate}");
+    }
+
+    #[test]
+    fn a_baseline_that_won_everything_gives_no_nan() {
+        let all = [2.0; 4];
+        let c = PairedComparison::new(&all, &all).unwrap();
+        assert_eq!(c.elo.value, 0.0);
+        let c = PairedComparison::new(&[2.0, 1.5, 2.0, 2.0], &all).unwrap();
+        assert_eq!(c.elo.value, f64::NEG_INFINITY);
+        assert!(![c.elo.value, c.elo.low, c.elo.high].iter().any(|x| x.is_nan()), "{c:?}");
+        assert!(c.elo.high <= 0.0, "{c:?}");
     }
 
     #[test]

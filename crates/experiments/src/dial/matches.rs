@@ -293,17 +293,17 @@ pub fn run(args: Args) -> TaskResult {
     eprintln!("match: {} vs {} on {}, {} pairs, cells in {}", args.a, args.b, args.game, pairs, out.display());
     if let Some(b) = &baseline {
         eprintln!("match: baseline {} vs {} on the same openings and seeds", b.a, args.b);
-        b.offered.store(total, Ordering::Relaxed);
     }
     // Without SPRT every cell at once; with it, waves of a few cells per
     // thread, stopping once a prefix of the cells decides.
     let wave = if args.sprt.is_some() { (rayon::current_num_threads() * 2).max(2) } else { total };
     let mut decided_at = None;
     job.offered.store(0, Ordering::Relaxed);
+    // The baseline (never with SPRT) has every cell offered from the start.
+    let jobs: Vec<&dyn Experiment> = std::iter::once(&job).chain(&baseline).map(|j| j as &dyn Experiment).collect();
     while job.offered.load(Ordering::Relaxed) < total {
         let next = (job.offered.load(Ordering::Relaxed) + wave).min(total);
         job.offered.store(next, Ordering::Relaxed);
-        let jobs: Vec<&dyn Experiment> = std::iter::once(&job).chain(&baseline).map(|j| j as &dyn Experiment).collect();
         run_cells(&jobs, &config)?;
         if let Some(sprt) = &args.sprt {
             let cells = job.load(&out, key);

@@ -65,34 +65,38 @@ impl<S> SearchAgent<S> {
         self.limits = limits;
     }
 
-    /// The move to play and the search it came from, as a [`Choice`].
-    fn pick<G: Game>(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<Choice<G::Move>, GameError>
+    /// The search of `state` within the agent's limits.
+    fn run<G: Game>(&mut self, state: &G) -> Result<SearchResult<G::Move>, GameError>
     where
         S: DynSearch<G>,
     {
         if state.turn() == Turn::Chance {
             return Err(GameError::ChanceNode);
         }
-        let result = self.search.run(state, &self.limits)?;
-        choice_of(result, self.random_ties, rng)
+        self.search.run(state, &self.limits)
     }
 }
 
-/// The move a search agent plays from `result`, the best move (ties at
-/// random if `random_ties`), with the search's thought: shared by
-/// [`SearchAgent`] and agents that sometimes play a plain search.
+/// The move a search agent plays from `result`: the best move, ties at
+/// random if `random_ties`.
+fn move_of<M: Copy>(result: &SearchResult<M>, random_ties: bool, rng: &mut dyn RngCore) -> Result<M, GameError> {
+    let k = result.best_moves.len();
+    if random_ties && k > 1 {
+        Ok(result.best_moves[rand::Rng::random_range(rng, 0..k)])
+    } else {
+        result.best.ok_or(GameError::GameOver)
+    }
+}
+
+/// [`move_of`] with the search's thought: shared by [`SearchAgent`] and
+/// agents that sometimes play a plain search.
 pub(crate) fn choice_of<M: Copy>(
     result: SearchResult<M>,
     random_ties: bool,
     rng: &mut dyn RngCore,
 ) -> Result<Choice<M>, GameError> {
-    let k = result.best_moves.len();
-    let mv = if random_ties && k > 1 {
-        result.best_moves[rand::Rng::random_range(rng, 0..k)]
-    } else {
-        result.best.ok_or(GameError::GameOver)?
-    };
-    let ties = if random_ties && k > 1 { result.best_moves.clone() } else { vec![mv] };
+    let mv = move_of(&result, random_ties, rng)?;
+    let ties = if random_ties && result.best_moves.len() > 1 { result.best_moves.clone() } else { vec![mv] };
     let p = 1.0 / ties.len() as f64;
     let thought = Thought {
         distribution: ties.into_iter().map(|m| (m, p)).collect(),
@@ -113,11 +117,13 @@ impl<G: Game, S: DynSearch<G>> Agent<G> for SearchAgent<S> {
     }
 
     fn choose(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<G::Move, GameError> {
-        self.pick(state, rng).map(|c| c.mv)
+        let result = self.run(state)?;
+        move_of(&result, self.random_ties, rng)
     }
 
     fn choose_explained(&mut self, state: &G, rng: &mut dyn RngCore) -> Result<Choice<G::Move>, GameError> {
-        self.pick(state, rng)
+        let result = self.run(state)?;
+        choice_of(result, self.random_ties, rng)
     }
 
     fn reset(&mut self) {
