@@ -8,7 +8,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use search_core::backup::Minimax;
-use search_core::search::{Bound, Control, Incomplete, Iteration, Limits, Options, ProbCut, Search, Star, TtDepth};
+use search_core::search::{
+    Bound, Control, Incomplete, Iteration, Limits, Observer, Options, ProbCut, Search, Star, TtDepth,
+};
 use search_core::tree::{ChanceWeights, LeafModel, LiteralEval, LiteralTree, RandomTree, RandomTreeEval};
 use search_core::{Evaluator, Game, GameError, Outcome, OutcomeOnly, Perspective, Player, Status, Turn, rng};
 
@@ -618,5 +620,40 @@ fn win_scores_prefer_the_quickest_win() {
         let r = Search::new(Minimax, Zero, options).unwrap().run(&Race(0), &Limits::full_tree()).unwrap();
         assert_eq!(r.best, Some(1));
         assert_eq!(r.value, Some(search_core::WIN_SCORE - 1.0));
+    }
+}
+
+/// `Iteration::solved`: an iteration is solved exactly when it reaches
+/// every leaf of the tree (with or without a table, whose entries carry
+/// whether a horizon lay below them), and iterative deepening stops there
+/// with the exact value.
+#[test]
+fn an_iteration_is_solved_exactly_when_it_reaches_every_leaf() {
+    struct Record(Vec<(u32, bool, f64)>);
+    impl Observer<RandomTree> for Record {
+        fn iteration(&mut self, it: &Iteration<'_, u8>) -> Control {
+            self.0.push((it.depth, it.solved, it.value));
+            Control::Continue
+        }
+    }
+    for seed in 0..60u64 {
+        let height = 2 + (seed % 4) as u8;
+        let t =
+            RandomTree::new(4400 + seed, 1 + (seed % 4) as u8, height, LeafModel::Uniform { min: -3, max: 3 }).unwrap();
+        let eval = RandomTreeEval::for_tree(&t);
+        let exact = reference(&t, u32::from(height), &eval);
+        for table in [0, 1] {
+            let opts = Options::recommended::<RandomTree, Minimax, RandomTreeEval>(&eval).with_table_mib(table);
+            let mut rec = Record(Vec::new());
+            Search::new(Minimax, eval, opts).unwrap().run_observed(&t, &Limits::depth(64), &mut rec).unwrap();
+            let depths: Vec<u32> = rec.0.iter().map(|r| r.0).collect();
+            assert_eq!(depths, (1..=u32::from(height)).collect::<Vec<_>>(), "seed {seed}, table {table}");
+            for &(depth, solved, value) in &rec.0 {
+                assert_eq!(solved, depth == u32::from(height), "seed {seed}, table {table}, depth {depth}");
+                if solved {
+                    assert_eq!(value, exact, "seed {seed}, table {table}");
+                }
+            }
+        }
     }
 }

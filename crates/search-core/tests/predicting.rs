@@ -351,3 +351,91 @@ fn when_lost_is_alpha_beta_until_the_game_is_lost() {
     eprintln!("{plain} positions played by alpha-beta, {modelled} lost ones by the model");
     assert!(plain >= 20 && modelled >= 20, "{plain} plain, {modelled} lost");
 }
+
+/// Records whether the last iteration of a search solved the root.
+struct Solved(bool);
+
+impl<G: Game> search_core::search::Observer<G> for Solved {
+    fn iteration(&mut self, it: &search_core::search::Iteration<'_, G::Move>) -> search_core::search::Control {
+        self.0 = it.solved;
+        search_core::search::Control::Continue
+    }
+}
+
+/// `when_drawn`: where plain alpha-beta neither proves a loss nor solves
+/// the root, the agent is that alpha-beta agent, move for move; where it
+/// proves a loss, the predicting search over every move; where it solves
+/// the root with a value short of a win, the predicting search over exactly
+/// the moves whose brute-force minimax value keeps the root's (its value
+/// the best of a full-width predicting search's over those moves, its move
+/// one that reaches it). Leaves in −3..3 (±2 and ±3 decisive, −1..1 not)
+/// make many tied, kept values; each case occurs often.
+#[test]
+fn when_drawn_keeps_the_solved_value_and_lets_the_model_choose() {
+    use search_core::search::SearchAgent;
+    let decisive = search_core::WIN_SCORE - f64::from(search_core::MAX_PLY);
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+    let (mut plain, mut lost, mut held, mut chosen) = (0, 0, 0, 0);
+    for seed in 0..300u64 {
+        let height = 4 + (seed % 2) as u8;
+        let t =
+            RandomTree::new(9100 + seed, 2 + (seed % 3) as u8, height, LeafModel::Uniform { min: -3, max: 3 }).unwrap();
+        let eval = Decisive(RandomTreeEval::for_tree(&t));
+        let rule = || Modelled::new(OpponentModel::boltzmann(0.7).unwrap()).with_cap(3.0).unwrap();
+        let depth = 3 + (seed % 3) as u32;
+        let agent = || PredictingAgent::new(rule(), eval, depth, 2).unwrap().with_model_plies(1, 0).unwrap();
+        let mine = agent().when_drawn().unwrap().choose_explained(&t, &mut rng::seeded(seed)).unwrap();
+        let mine_thought = mine.thought.unwrap();
+        let opts = || Options::recommended::<RandomTree, Minimax, Decisive>(&eval).with_table_mib(0);
+        let limits = Limits::full_tree().with_depth(depth);
+        let mut ab = SearchAgent::new(Search::new(Minimax, eval, opts()).unwrap(), limits.clone());
+        let theirs = ab.choose_explained(&t, &mut rng::seeded(seed)).unwrap();
+        let ab_value = theirs.thought.unwrap().value.unwrap();
+        let mut watch = Solved(false);
+        Search::new(Minimax, eval, opts()).unwrap().run_observed(&t, &limits, &mut watch).unwrap();
+        let what = format!("seed {seed}, depth {depth}, height {height}");
+        // Brute force: every root move's exact minimax value.
+        let mut exact = Search::new(Minimax, eval, Options::full_width()).unwrap();
+        let mut moves = Vec::new();
+        t.generate(&mut moves);
+        let value_after = |exact: &mut Search<RandomTree, Minimax, Decisive>, m: u8| {
+            let mut child = t;
+            child.play(m);
+            match child.status() {
+                Status::Over(o) => eval.terminal_value(o, Player::First, 1),
+                Status::Ongoing => -exact.run(&child, &Limits::full_tree()).unwrap().value.unwrap(),
+            }
+        };
+        let values: Vec<f64> = moves.iter().map(|&m| value_after(&mut exact, m)).collect();
+        let root = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if ab_value < -decisive {
+            let reference = agent().choose_explained(&t, &mut rng::seeded(seed)).unwrap().thought.unwrap();
+            assert_eq!(mine_thought.value, reference.value, "{what}");
+            lost += 1;
+        } else if watch.0 && ab_value <= decisive {
+            assert!(close(ab_value, root), "{what}: alpha-beta solved {ab_value}, brute force {root}");
+            let keep: Vec<u8> = moves.iter().zip(&values).filter(|(_, v)| close(**v, root)).map(|(m, _)| *m).collect();
+            assert!(keep.contains(&mine.mv), "{what}: {} gives the value away ({keep:?})", mine.mv);
+            if keep.len() == 1 {
+                assert_eq!(mine.mv, theirs.mv, "{what}");
+            } else {
+                let reference =
+                    agent().with_pruning(false).choose_explained(&t, &mut rng::seeded(seed)).unwrap().thought.unwrap();
+                let score = |m: u8| reference.scores.iter().find(|s| s.0 == m).unwrap().1;
+                let best = keep.iter().map(|&m| score(m)).fold(f64::NEG_INFINITY, f64::max);
+                assert!(close(mine_thought.value.unwrap(), best), "{what}: {:?} vs {best}", mine_thought.value);
+                assert!(close(score(mine.mv), best), "{what}");
+                let mut searched: Vec<u8> = mine_thought.scores.iter().map(|s| s.0).collect();
+                searched.sort_unstable();
+                assert_eq!(searched, keep, "{what}");
+                chosen += 1;
+            }
+            held += 1;
+        } else {
+            assert_eq!((mine.mv, mine_thought.value), (theirs.mv, Some(ab_value)), "{what}");
+            plain += 1;
+        }
+    }
+    eprintln!("{plain} plain, {lost} lost, {held} solved short of a win ({chosen} with a choice)");
+    assert!(plain >= 20 && lost >= 20 && chosen >= 20, "{plain} plain, {lost} lost, {held} held ({chosen} chosen)");
+}

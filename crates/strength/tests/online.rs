@@ -269,13 +269,19 @@ fn opp_depth_is_checked() {
     let c = a.choose_explained(&TicTacToe::default(), &mut rng::seeded(1)).unwrap().thought.unwrap();
     assert!(c.stats.depth >= 1 && c.stats.depth < 9, "depth {}", c.stats.depth);
     assert!(r.build("online:depth=9,cap=1,opp_depth=3,model_plies=1,nodes=500").is_ok());
-    // when=lost plays the engine below the modelled plies: it needs them
-    // (and opp_depth); when takes always or lost only.
-    for bad in ["when=lost", "opp_depth=3,when=lost", "opp_depth=3,model_plies=1,when=sometimes"] {
+    // when=lost|drawn play the engine below the modelled plies: they need
+    // them (and opp_depth); when takes always, lost or drawn only.
+    for bad in
+        ["when=lost", "opp_depth=3,when=lost", "opp_depth=3,when=drawn", "opp_depth=3,model_plies=1,when=sometimes"]
+    {
         assert!(r.build(&format!("aware:depth=2,theta=1,cap=1,{bad}")).is_err(), "{bad}");
         assert!(r.build(&format!("online:depth=2,cap=1,{bad}")).is_err(), "{bad}");
     }
-    for good in ["opp_depth=3,model_plies=1,when=lost", "opp_depth=3,model_plies=1,when=always"] {
+    for good in [
+        "opp_depth=3,model_plies=1,when=lost",
+        "opp_depth=3,model_plies=1,when=drawn",
+        "opp_depth=3,model_plies=1,when=always",
+    ] {
         assert!(r.build(&format!("aware:depth=2,theta=1,cap=1,{good}")).is_ok(), "{good}");
         assert!(r.build(&format!("online:depth=2,cap=1,{good}")).is_ok(), "{good}");
     }

@@ -13,7 +13,9 @@
 use rand::RngCore;
 
 use crate::backup::{Minimax, Modelled};
-use crate::search::{Control, Incomplete, Iteration, Limits, Observer, Options, Search, SearchResult, Stats, Window};
+use crate::search::{
+    Bound, Control, Incomplete, Iteration, Limits, Observer, Options, Search, SearchResult, Stats, Window,
+};
 use crate::{Agent, Choice, Evaluator, Game, GameError, MAX_PLY, ParamError, Player, Status, Thought, WIN_SCORE};
 
 /// Why a search of [`PredictingAgent`] stopped early: an error, or the node
@@ -117,9 +119,10 @@ pub struct PredictingAgent<G: Game, E: Evaluator<G>> {
     budget: Option<u64>,
     /// The budget applies (an iteration after the first).
     deepening: bool,
-    /// The model is consulted only where plain alpha-beta proves the game
-    /// lost ([`when_lost`](Self::when_lost)).
-    only_when_lost: bool,
+    /// Where the model is consulted: everywhere, or only where plain
+    /// alpha-beta proves the game lost ([`when_lost`](Self::when_lost)) or
+    /// not won ([`when_drawn`](Self::when_drawn)).
+    trigger: Trigger,
     /// The root move being searched, and the opponent's predicted replies
     /// to the root moves searched so far (for the next iterations).
     root_move: Option<G::Move>,
@@ -167,7 +170,7 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
             tail: None,
             budget: None,
             deepening: false,
-            only_when_lost: false,
+            trigger: Trigger::Always,
             root_move: None,
             root_predictions: Vec::new(),
             name,
@@ -255,7 +258,48 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
         if self.tail.is_none() {
             return Err(ParamError::new("when", "lost needs the model plies (the alpha-beta engine below them)"));
         }
-        self.only_when_lost = true;
+        self.trigger = Trigger::Lost;
+        Ok(self)
+    }
+
+    /// As [`when_lost`](Self::when_lost), and also where plain alpha-beta
+    /// *solves* the game without a win (an iteration that reaches no
+    /// horizon, with a value short of a win: a draw, in a game of wins,
+    /// draws and losses). Then the model chooses among the moves that keep
+    /// that value, proven by alpha-beta's scores of the root moves or, where
+    /// they leave it open, by a null-window search of the move solved to
+    /// the end within what is left of the budget (a move it cannot prove is
+    /// left out). So the game-theoretic value is never given away: a drawn
+    /// game stays at least drawn whatever the opponent does, and the model
+    /// picks the draw it is likeliest to spoil. Where fewer than two moves
+    /// keep the value, alpha-beta's move. Errors unless the model plies are
+    /// set.
+    ///
+    /// ```
+    /// use search_core::backup::predicting::PredictingAgent;
+    /// use search_core::backup::{Modelled, OpponentModel};
+    /// use search_core::tree::{LiteralEval, LiteralTree};
+    /// use search_core::{Agent, WIN_SCORE, rng};
+    ///
+    /// // A nearly random opponent (θ = 0.01, values capped at ±10).
+    /// let rule = || Modelled::new(OpponentModel::boltzmann(0.01).unwrap()).with_cap(10.0).unwrap();
+    /// // Leaves are finished games: 0 a draw, ±WIN_SCORE a win or a loss.
+    /// // Moves 0 and 1 draw against best play, and after move 1 the opponent
+    /// // may let us win; move 2 loses against best play, though this
+    /// // opponent would let us win five times in six.
+    /// let w = WIN_SCORE;
+    /// let t: LiteralTree = format!("max(min(0, 0), min(0, {w}), min(-{w}, {w}, {w}, {w}, {w}, {w}))").parse()?;
+    /// let agent = || PredictingAgent::new(rule(), LiteralEval, 2, 1)?.with_model_plies(1, 0);
+    /// // The model alone gambles the draw away; `when_drawn` keeps it.
+    /// assert_eq!(agent()?.choose(&t, &mut rng::seeded(1))?, 2);
+    /// assert_eq!(agent()?.when_drawn()?.choose(&t, &mut rng::seeded(1))?, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn when_drawn(mut self) -> Result<Self, ParamError> {
+        if self.tail.is_none() {
+            return Err(ParamError::new("when", "drawn needs the model plies (the alpha-beta engine below them)"));
+        }
+        self.trigger = Trigger::Drawn;
         Ok(self)
     }
 
@@ -458,20 +502,62 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
     }
 
     /// Plain alpha-beta with the tail engine, stopped at the first
-    /// iteration that proves the game lost.
-    fn plain(&mut self, state: &G) -> Result<Plain<G::Move>, GameError> {
+    /// iteration that proves the game lost (or, [`Trigger::Drawn`], solves
+    /// it without a win); the search and what it proved.
+    fn plain(&mut self, state: &G) -> Result<(SearchResult<G::Move>, Proof), GameError> {
         let mut limits = Limits::full_tree().with_depth(self.depth);
         if let Some(n) = self.budget {
             limits = limits.with_nodes(n);
         }
-        let tail = self.tail.as_mut().expect("when_lost needs a tail");
-        let mut watch = StopWhenLost(false);
+        let tail = self.tail.as_mut().expect("a trigger needs a tail");
+        let mut watch = Prover { drawn: self.trigger == Trigger::Drawn, proof: Proof::Nothing };
         let r = tail.engine.run_observed(state, &limits, &mut watch)?;
-        Ok(if watch.0 {
-            Plain::Lost(r.stats.nodes, r.root_moves.iter().map(|m| (m.mv, m.score)).collect())
-        } else {
-            Plain::Played(r)
-        })
+        Ok((r, watch.proof))
+    }
+
+    /// The root moves that keep the solved value `v` of the plain search
+    /// `r`: those its scores prove at least `v`, and those its bounds leave
+    /// open and [`holds`](Self::holds) proves.
+    fn keeping(&mut self, state: &G, r: &SearchResult<G::Move>, v: f64) -> Result<Vec<G::Move>, GameError> {
+        let m = margin(v);
+        let mut kept = Vec::new();
+        for rm in &r.root_moves {
+            let at_least = rm.score >= v - m;
+            let keep = match rm.bound {
+                Bound::Exact => at_least,
+                Bound::Upper if !at_least => false,
+                Bound::Lower if at_least => true,
+                _ => self.holds(state, rm.mv, v)?,
+            };
+            if keep {
+                kept.push(rm.mv);
+            }
+        }
+        Ok(kept)
+    }
+
+    /// Whether our move `mv` keeps at least `v` against any play: a
+    /// null-window search of the position after it, deepened until it
+    /// solves it (no horizon) or the depth or budget runs out (then no).
+    fn holds(&mut self, state: &G, mv: G::Move, v: f64) -> Result<bool, GameError> {
+        let me = state.turn().player().ok_or(GameError::ChanceNode)?;
+        let mut child = state.clone();
+        child.play(mv);
+        let m = margin(v);
+        if let Status::Over(outcome) = child.status() {
+            return Ok(self.eval.terminal_value(outcome, me, 1) >= v - m);
+        }
+        let mut limits = Limits::full_tree().with_depth(self.depth.saturating_sub(1).max(1));
+        if let Some(b) = self.budget {
+            limits = limits.with_nodes(b.saturating_sub(self.nodes).max(1));
+        }
+        let tail = self.tail.as_mut().expect("a trigger needs a tail");
+        let mut watch = LastSolved(false);
+        // The opponent's value after our move is at most −v exactly when
+        // ours is at least v (fail-soft: below the window's top).
+        let r = tail.engine.run_full(&child, &limits, Window::new(-v - m, -v + m), &mut watch)?;
+        self.nodes += r.stats.nodes;
+        Ok(watch.0 && r.incomplete.is_none() && r.value.is_some_and(|x| x < -v + m))
     }
 
     /// The opponent's replies at `state` with their predicted
@@ -501,23 +587,57 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
     }
 }
 
-/// What plain alpha-beta found: the game lost (after so many nodes, with
-/// its scores of the root moves), or the search the agent plays from.
-enum Plain<M> {
-    Lost(u64, Weighted<M>),
-    Played(SearchResult<M>),
+/// Where the predicting search is consulted.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Trigger {
+    /// At every move.
+    Always,
+    /// Where plain alpha-beta proves the game lost.
+    Lost,
+    /// Where plain alpha-beta proves it lost or solves it without a win.
+    Drawn,
+}
+
+/// What plain alpha-beta proved about the root.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Proof {
+    /// Nothing the trigger acts on.
+    Nothing,
+    /// Every move loses against best play.
+    Lost,
+    /// Solved: the game's value is this, short of a win.
+    Held(f64),
 }
 
 /// Stops iterative deepening at the first iteration whose value is a
-/// proven loss for the root mover, and remembers that it did.
-struct StopWhenLost(bool);
+/// proven loss for the root mover (or, `drawn`, that solves the root with
+/// a value short of a win), and remembers what it proved.
+struct Prover {
+    drawn: bool,
+    proof: Proof,
+}
 
-impl<G: Game> Observer<G> for StopWhenLost {
+impl<G: Game> Observer<G> for Prover {
     fn iteration(&mut self, it: &Iteration<'_, G::Move>) -> Control {
-        if it.value < -(WIN_SCORE - f64::from(MAX_PLY)) {
-            self.0 = true;
+        let decisive = WIN_SCORE - f64::from(MAX_PLY);
+        if it.value < -decisive {
+            self.proof = Proof::Lost;
             return Control::Stop;
         }
+        if self.drawn && it.solved && it.value <= decisive {
+            self.proof = Proof::Held(it.value);
+            return Control::Stop;
+        }
+        Control::Continue
+    }
+}
+
+/// Records whether the last iteration solved the root (never stops it).
+struct LastSolved(bool);
+
+impl<G: Game> Observer<G> for LastSolved {
+    fn iteration(&mut self, it: &Iteration<'_, G::Move>) -> Control {
+        self.0 = it.solved;
         Control::Continue
     }
 }
@@ -594,14 +714,22 @@ impl<G: Game, E: Evaluator<G> + Clone> Agent<G> for PredictingAgent<G, E> {
         self.nodes = 0;
         self.root_predictions.clear();
         // Alpha-beta's scores of the root moves in a lost game.
-        let mut delays = None;
-        if self.only_when_lost {
-            match self.plain(state)? {
-                Plain::Lost(nodes, scores) => {
-                    self.nodes = nodes;
-                    delays = Some(scores);
+        let mut delays: Option<Weighted<G::Move>> = None;
+        if self.trigger != Trigger::Always {
+            let (mut r, proof) = self.plain(state)?;
+            self.nodes = r.stats.nodes;
+            match proof {
+                Proof::Nothing => return crate::search::choice_of(r, true, rng),
+                Proof::Lost => delays = Some(r.root_moves.iter().map(|m| (m.mv, m.score)).collect()),
+                Proof::Held(v) => {
+                    moves = self.keeping(state, &r, v)?;
+                    if moves.len() < 2 {
+                        // Nothing to choose: alpha-beta's move (its best
+                        // move keeps the value), the checks counted.
+                        r.stats.nodes = self.nodes;
+                        return crate::search::choice_of(r, true, rng);
+                    }
                 }
-                Plain::Played(r) => return crate::search::choice_of(r, true, rng),
             }
         }
         let first = if self.budget.is_some() { 1 } else { self.depth };

@@ -173,6 +173,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
                         root_moves: &r.root_moves,
                         stats: Stats { depth: r.stats.depth, micros: self.micros(), ..self.stats },
                         elapsed: self.start.elapsed(),
+                        solved: !self.hit_horizon && !self.max_ply_hit,
                     });
                     best = Some(r);
                     if control == Control::Stop {
@@ -805,6 +806,9 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
                 && !forcing
                 && state.is_quiet(mv)
             {
+                // A move skipped on a static bound is a horizon: the value
+                // below this node is not the game's.
+                self.hit_horizon = true;
                 if !skipped {
                     skipped = true;
                     self.stats.futile += 1;

@@ -296,7 +296,7 @@ impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
         self.run_full(state, limits, window, &mut NoObserver)
     }
 
-    fn run_full<O: Observer<G> + ?Sized>(
+    pub(crate) fn run_full<O: Observer<G> + ?Sized>(
         &mut self,
         state: &G,
         limits: &Limits,

@@ -39,6 +39,12 @@ pub struct Iteration<'a, M> {
     pub stats: Stats,
     /// Time since the search started.
     pub elapsed: Duration,
+    /// The iteration solved the position: no leaf lay at a horizon (every
+    /// leaf was a finished game or an oracle's exact value) and nothing was
+    /// pruned on a static value, so `value` is the game's value, exact
+    /// (with alpha-beta, the other root moves' scores are proven bounds).
+    /// Iterative deepening stops after such an iteration.
+    pub solved: bool,
 }
 
 /// Watches and steers a search. Every method has a default that does

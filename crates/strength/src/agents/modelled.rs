@@ -774,39 +774,54 @@ fn dial_cap(dial: Option<&Dial>) -> Option<f64> {
 /// (the opponent modelled at its first P moves only, the alpha-beta engine
 /// below, [`PredictingAgent::with_model_plies`]) and `nodes=N` (iterative
 /// deepening within N nodes a move, [`PredictingAgent::with_node_budget`])
-/// and `when=always|lost` (`lost`: plain alpha-beta unless it proves the
-/// game lost, [`PredictingAgent::when_lost`]; needs `model_plies`). Each
+/// and `when=always|lost|drawn` (`lost`: plain alpha-beta unless it proves
+/// the game lost, [`PredictingAgent::when_lost`]; `drawn`: also where it
+/// solves the game drawn, the model choosing among the moves that keep the
+/// draw, [`PredictingAgent::when_drawn`]; both need `model_plies`). Each
 /// needs `opp_depth`.
 struct PredictingKeys {
     safety: Option<f64>,
     model_plies: Option<u32>,
     nodes: Option<u64>,
-    when_lost: bool,
+    /// `when=`: where the model is consulted.
+    when: When,
+}
+
+/// The values of `when=`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum When {
+    Always,
+    Lost,
+    Drawn,
 }
 
 impl PredictingKeys {
     /// Reads the keys, and checks that `opp_depth` is given if any is.
     fn read(r: &mut SpecReader<'_>, spec: &AgentSpec, opp_depth: Option<u32>) -> Result<Self, SpecError> {
         let when: Option<String> = r.take("when")?;
-        let when_lost = match when.as_deref() {
-            None | Some("always") => false,
-            Some("lost") => true,
-            Some(w) => return Err(SpecError::new(spec, format!("when={w}: expected always or lost"))),
+        let when = match when.as_deref() {
+            None | Some("always") => When::Always,
+            Some("lost") => When::Lost,
+            Some("drawn") => When::Drawn,
+            Some(w) => return Err(SpecError::new(spec, format!("when={w}: expected always, lost or drawn"))),
         };
         let keys = PredictingKeys {
             safety: r.take("safety")?,
             model_plies: r.take("model_plies")?,
             nodes: r.take("nodes")?,
-            when_lost,
+            when,
         };
-        if when_lost && keys.model_plies.is_none() {
-            return Err(SpecError::new(spec, "when=lost needs model_plies (the alpha-beta engine it plays with)"));
+        if when != When::Always && keys.model_plies.is_none() {
+            return Err(SpecError::new(
+                spec,
+                "when=lost|drawn needs model_plies (the alpha-beta engine it plays with)",
+            ));
         }
         if opp_depth.is_none() {
             if keys.safety.is_some() {
                 return Err(SpecError::new(spec, "safety needs opp_depth (it blends the predicted replies)"));
             }
-            if keys.model_plies.is_some() || keys.nodes.is_some() || keys.when_lost {
+            if keys.model_plies.is_some() || keys.nodes.is_some() || keys.when != When::Always {
                 return Err(SpecError::new(spec, "model_plies, nodes and when need opp_depth (the predicting search)"));
             }
         }
@@ -830,8 +845,10 @@ impl PredictingKeys {
         if let Some(n) = self.nodes {
             a = a.with_node_budget(n)?;
         }
-        if self.when_lost {
-            a = a.when_lost()?;
+        match self.when {
+            When::Always => {}
+            When::Lost => a = a.when_lost()?,
+            When::Drawn => a = a.when_drawn()?,
         }
         Ok(a)
     }
