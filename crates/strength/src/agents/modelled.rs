@@ -941,16 +941,17 @@ where
 pub(super) fn kinds(dial: bool) -> Vec<(String, String)> {
     let mut v = vec![
         (
-            "aware:depth=D,theta=T[,cap=C][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N][,when=lost]]".to_string(),
+            "aware:depth=D,theta=T[,cap=C][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N][,when=lost|drawn]]"
+                .to_string(),
             "searches against a Boltzmann opponent of inverse temperature T (with opp_depth: \
              predicted from its own depth-K values; safety: the weight of its worst reply; \
              model_plies: modelled at its first P moves only, alpha-beta below; nodes: iterative \
              deepening within N nodes a move; when=lost: plain alpha-beta unless it proves the \
-             game lost)"
+             game lost; when=drawn: also where it proves a draw, among the moves that keep it)"
                 .to_string(),
         ),
         (
-            "online:depth=D[,cap=C][,memory=keep|game][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N][,when=lost]]"
+            "online:depth=D[,cap=C][,memory=keep|game][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N][,when=lost|drawn]]"
                 .to_string(),
             "learns the opponent's θ from its moves and searches against it".to_string(),
         ),
