@@ -1,7 +1,10 @@
 //! Mean nodes per move (and mean depth reached) of two agents playing each
 //! other (colours alternating, four random opening plies per game from the
 //! seed), from the counters their searches report: how node budgets for
-//! equal-budget matches are set.
+//! equal-budget matches are set. It also reports A's results and how often B
+//! passed up a win it could take at once (the games, the moves, and how many
+//! of those games A went on to win): how docs/opponent-model.md traces where
+//! a swindle's gain comes from.
 //!
 //! ```sh
 //! cargo run --release -p strength --example nodes_per_move -- connect4 A B [games] [seed]
@@ -9,7 +12,7 @@
 
 use games_small::{Connect4, Connect4Eval, Gobang, GobangEval};
 use rand::Rng;
-use search_core::{Agent, Game, Status, Turn, rng};
+use search_core::{Agent, Game, Outcome, Status, Turn, rng};
 use strength::agents::{BoxedAgent, Roster, StandardAgents};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -21,7 +24,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let games: u64 = args.get(3).map_or(Ok(20), |s| s.parse())?;
     let seed: u64 = args.get(4).map_or(Ok(1), |s| s.parse())?;
-    let (na, nb) = match game {
+    let tally = match game {
         "connect4" => {
             let roster = Roster::new().with(StandardAgents::new(Connect4Eval::default()).with_table_mib(4));
             count(Connect4::standard(), roster.build(a)?, roster.build(b)?, games, seed)?
@@ -32,25 +35,47 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         _ => return Err(usage.into()),
     };
-    for (spec, [moves, nodes, depth]) in [(a, na), (b, nb)] {
+    for (spec, [moves, nodes, depth]) in [(a, tally.searched[0]), (b, tally.searched[1])] {
         let per = |x: u64| if moves > 0 { x as f64 / moves as f64 } else { f64::NAN };
         println!("{spec}: {moves} moves, {:.0} nodes per move, mean depth {:.1}", per(nodes), per(depth));
     }
+    let [won, drawn, lost] = tally.results;
+    let [games_declined, moves_declined, won_after] = tally.passed_up;
+    println!(
+        "A won {won}, drew {drawn}, lost {lost}; B passed up a win in {games_declined} games ({moves_declined} moves), {won_after} of them won by A"
+    );
     Ok(())
 }
 
-/// `[moves, nodes, depths]` summed over what each agent reported in
-/// `games` games.
+/// What [`count`] adds up over the games.
+struct Tally {
+    /// `[moves, nodes, depths]` summed over what each agent reported.
+    searched: [[u64; 3]; 2],
+    /// A's wins, draws and losses.
+    results: [u64; 3],
+    /// Games in which B passed up a win it could take at once, such moves,
+    /// and how many of those games A won.
+    passed_up: [u64; 3],
+}
+
+/// True when `mv` ends the game at once with a win for the player making it.
+fn wins_at_once<G: Game>(state: &G, mv: G::Move, scratch: &mut Vec<G::Move>) -> bool {
+    let mut next = state.clone();
+    next.play(mv);
+    scratch.clear();
+    matches!(next.generate(scratch), Status::Over(Outcome::Win(_)))
+}
+
 fn count<G: Game>(
     start: G,
     mut a: BoxedAgent<G>,
     mut b: BoxedAgent<G>,
     games: u64,
     seed: u64,
-) -> Result<([u64; 3], [u64; 3]), Box<dyn std::error::Error>> {
+) -> Result<Tally, Box<dyn std::error::Error>> {
     let mut r = rng::seeded(seed);
-    let mut totals = [[0u64; 3]; 2];
-    let mut moves = Vec::new();
+    let mut tally = Tally { searched: [[0; 3]; 2], results: [0; 3], passed_up: [0; 3] };
+    let (mut moves, mut scratch) = (Vec::new(), Vec::new());
     for g in 0..games {
         let mut state = start.clone();
         for _ in 0..4 {
@@ -63,9 +88,12 @@ fn count<G: Game>(
         a.reset();
         b.reset();
         let a_first = g % 2 == 0;
+        let mut declined = false;
+        let mut outcome = None;
         for _ply in 0..400 {
             moves.clear();
-            if state.generate(&mut moves) != Status::Ongoing {
+            if let Status::Over(o) = state.generate(&mut moves) {
+                outcome = Some(o);
                 break;
             }
             let Turn::Player(p) = state.turn() else { break };
@@ -73,12 +101,30 @@ fn count<G: Game>(
             let (agent, slot) = if a_moves { (&mut a, 0) } else { (&mut b, 1) };
             let choice = agent.choose_explained(&state, &mut r)?;
             if let Some(t) = &choice.thought {
-                totals[slot][0] += 1;
-                totals[slot][1] += t.stats.nodes;
-                totals[slot][2] += u64::from(t.stats.depth);
+                tally.searched[slot][0] += 1;
+                tally.searched[slot][1] += t.stats.nodes;
+                tally.searched[slot][2] += u64::from(t.stats.depth);
+            }
+            if !a_moves
+                && !wins_at_once(&state, choice.mv, &mut scratch)
+                && moves.iter().any(|&m| wins_at_once(&state, m, &mut scratch))
+            {
+                declined = true;
+                tally.passed_up[1] += 1;
             }
             state.play(choice.mv);
         }
+        let a_index = usize::from(!a_first);
+        let result = match outcome {
+            Some(Outcome::Win(p)) if p.index() == a_index => 0,
+            Some(Outcome::Win(_)) => 2,
+            _ => 1,
+        };
+        tally.results[result] += 1;
+        if declined {
+            tally.passed_up[0] += 1;
+            tally.passed_up[2] += u64::from(result == 0);
+        }
     }
-    Ok((totals[0], totals[1]))
+    Ok(tally)
 }
