@@ -39,23 +39,30 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let per = |x: u64| if moves > 0 { x as f64 / moves as f64 } else { f64::NAN };
         println!("{spec}: {moves} moves, {:.0} nodes per move, mean depth {:.1}", per(nodes), per(depth));
     }
-    let [won, drawn, lost] = tally.results;
-    let [games_declined, moves_declined, won_after] = tally.passed_up;
+    let Tally { won, drawn, lost, passed_up_games, passed_up_moves, won_after_passed_up, .. } = tally;
     println!(
-        "A won {won}, drew {drawn}, lost {lost}; B passed up a win in {games_declined} games ({moves_declined} moves), {won_after} of them won by A"
+        "A won {won}, drew {drawn}, lost {lost}; B passed up a win in {passed_up_games} games ({passed_up_moves} moves), {won_after_passed_up} of them won by A"
     );
     Ok(())
 }
 
 /// What [`count`] adds up over the games.
+#[derive(Default)]
 struct Tally {
     /// `[moves, nodes, depths]` summed over what each agent reported.
     searched: [[u64; 3]; 2],
-    /// A's wins, draws and losses.
-    results: [u64; 3],
-    /// Games in which B passed up a win it could take at once, such moves,
-    /// and how many of those games A won.
-    passed_up: [u64; 3],
+    /// A's wins.
+    won: u64,
+    /// Draws (a game still going after 400 moves counts as one).
+    drawn: u64,
+    /// A's losses.
+    lost: u64,
+    /// Games in which B passed up a win it could take at once.
+    passed_up_games: u64,
+    /// B's moves that passed up such a win.
+    passed_up_moves: u64,
+    /// Games of `passed_up_games` that A won.
+    won_after_passed_up: u64,
 }
 
 /// True when `mv` ends the game at once with a win for the player making it.
@@ -74,7 +81,7 @@ fn count<G: Game>(
     seed: u64,
 ) -> Result<Tally, Box<dyn std::error::Error>> {
     let mut r = rng::seeded(seed);
-    let mut tally = Tally { searched: [[0; 3]; 2], results: [0; 3], passed_up: [0; 3] };
+    let mut tally = Tally::default();
     let (mut moves, mut scratch) = (Vec::new(), Vec::new());
     for g in 0..games {
         let mut state = start.clone();
@@ -110,20 +117,20 @@ fn count<G: Game>(
                 && moves.iter().any(|&m| wins_at_once(&state, m, &mut scratch))
             {
                 declined = true;
-                tally.passed_up[1] += 1;
+                tally.passed_up_moves += 1;
             }
             state.play(choice.mv);
         }
         let a_index = usize::from(!a_first);
-        let result = match outcome {
-            Some(Outcome::Win(p)) if p.index() == a_index => 0,
-            Some(Outcome::Win(_)) => 2,
-            _ => 1,
-        };
-        tally.results[result] += 1;
+        let a_won = matches!(outcome, Some(Outcome::Win(p)) if p.index() == a_index);
+        match outcome {
+            Some(Outcome::Win(_)) if a_won => tally.won += 1,
+            Some(Outcome::Win(_)) => tally.lost += 1,
+            _ => tally.drawn += 1,
+        }
         if declined {
-            tally.passed_up[0] += 1;
-            tally.passed_up[2] += u64::from(result == 0);
+            tally.passed_up_games += 1;
+            tally.won_after_passed_up += u64::from(a_won);
         }
     }
     Ok(tally)
