@@ -6,6 +6,7 @@ use games_small::{Connect4, Connect4Eval, TicTacToe, TicTacToeEval};
 use rand::Rng;
 use search_core::backup::predicting::PredictingAgent;
 use search_core::backup::{Modelled, OpponentModel};
+use search_core::policy::ScoreCap;
 use search_core::{Agent, Game, RandomAgent, arena::play_match, rng};
 use strength::agents::{AdaptiveAgent, MoveWatcher, OnlineAgent, Roster, StandardAgents, ThetaPosterior};
 use strength::dial::{Calibration, Dial};
@@ -63,6 +64,40 @@ fn posterior_moves_towards_the_players_theta() {
         let prior_near = near(&ThetaPosterior::new(cap).unwrap());
         assert!(near(&post) > 2.0 * prior_near, "θ = {theta}");
         assert!((means[1] / theta).ln().abs() < 2.5f64.ln(), "θ = {theta}: {means:?}");
+    }
+}
+
+/// A soft-capped player (`cap·tanh(v/cap)`, the chess and gobang dials'
+/// curves) is recovered by a posterior with the same soft cap, which also
+/// explains its moves better than a hard cap at the same bound does
+/// (θ·cap from 3 up: a near-random player, θ·cap ≈ 1, looks alike under
+/// either cap).
+#[test]
+fn a_soft_capped_posterior_recovers_a_soft_capped_player() {
+    let cap = 100.0;
+    let soft = ScoreCap::soft(cap).unwrap();
+    let mut r = rng::seeded(61);
+    for theta in [0.03, 0.1, 0.3] {
+        let mut with_soft = ThetaPosterior::with_score_cap(soft);
+        let mut with_hard = ThetaPosterior::new(cap).unwrap();
+        for _ in 0..300 {
+            let n = r.random_range(2..8);
+            // Values up to three caps: where the two caps differ.
+            let values: Vec<f64> = (0..n).map(|_| f64::from(r.random_range(-300..=300))).collect();
+            let seen: Vec<f64> = values.iter().map(|&v| soft.apply(v)).collect();
+            let chosen = boltzmann_move(&seen, theta, f64::INFINITY, &mut r);
+            with_soft.update(&values, chosen).unwrap();
+            with_hard.update(&values, chosen).unwrap();
+        }
+        let (m, h) = (with_soft.mean(), with_hard.mean());
+        eprintln!(
+            "θ = {theta}: soft mean {m:.4} (log evidence {:.1}), hard mean {h:.4} ({:.1})",
+            with_soft.log_evidence(),
+            with_hard.log_evidence()
+        );
+        assert!((m / theta).ln().abs() < 2.5f64.ln(), "θ = {theta}: {m}");
+        assert!(with_soft.log_evidence() > with_hard.log_evidence(), "θ = {theta}");
+        assert_eq!(with_soft.score_cap(), soft);
     }
 }
 
@@ -147,11 +182,14 @@ fn specs_are_checked() {
         "aware:depth=9,theta=1,cap=0",
         "online:depth=3", // no calibration here: the value scale is needed
         "online:depth=3,cap=1,memory=sometimes",
+        "online:depth=3,cap=1,softcap=1",
+        "online:depth=3,softcap=0",
         "adaptive:target=0.5", // no dial
     ] {
         assert!(r.build(bad).is_err(), "{bad}");
     }
     assert!(r.build("online:depth=3,cap=1").is_ok());
+    assert!(r.build("online:depth=3,softcap=1").is_ok());
     let kinds: Vec<String> = r.kinds().into_iter().map(|k| k.0).collect();
     assert!(kinds.iter().any(|k| k.starts_with("aware:")) && kinds.iter().any(|k| k.starts_with("online:")));
 }

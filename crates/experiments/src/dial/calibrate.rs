@@ -170,8 +170,8 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
         // move (such a matchup costs more than the rest of the ladder).
         "gobang" => Ladder {
             curves: vec![
-                curve("boltzmann:depth=1,cap=10000", &[0.0001, 0.0003, 0.001, 0.003, 0.01], "alphabeta:depth=1"),
-                curve("boltzmann:depth=2,cap=10000", &[0.0003, 0.001, 0.003, 0.01], "alphabeta:depth=2"),
+                curve("boltzmann:depth=1,softcap=10000", &[0.0001, 0.0003, 0.001, 0.003, 0.01], "alphabeta:depth=1"),
+                curve("boltzmann:depth=2,softcap=10000", &[0.0003, 0.001, 0.003, 0.01], "alphabeta:depth=2"),
             ],
             pairs: 900,
             quick_pairs: 3,
@@ -625,7 +625,7 @@ mod tests {
             let (i, j) = (rungs.iter().position(|r| r == a).unwrap(), rungs.iter().position(|r| r == b).unwrap());
             games.contains(&(i, j))
         };
-        let (d1, d2) = ("boltzmann:depth=1,cap=10000,theta=", "boltzmann:depth=2,cap=10000,theta=");
+        let (d1, d2) = ("boltzmann:depth=1,softcap=10000,theta=", "boltzmann:depth=2,softcap=10000,theta=");
         for t in ["0.0003", "0.001", "0.003", "0.01"] {
             assert!(has(&format!("{d1}{t}"), &format!("{d2}{t}")), "θ = {t}");
         }

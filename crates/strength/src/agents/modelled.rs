@@ -12,6 +12,7 @@
 use search_core::backup::modelled::{ModelledAgent, ModelledSearch};
 use search_core::backup::predicting::PredictingAgent;
 use search_core::backup::{Minimax, Modelled, OpponentModel};
+use search_core::policy::ScoreCap;
 use search_core::search::{Limits, Options, Search};
 use search_core::{Agent, Choice, Evaluator, Game, GameError, ParamError, Status, Turn};
 
@@ -28,7 +29,8 @@ pub const SLIP: f64 = 0.02;
 /// A posterior over an opponent's Boltzmann θ on a grid, from the moves it
 /// played: each move multiplies every grid point's weight by the
 /// likelihood `(1 − SLIP)·softmax_θ(v)[played] + SLIP/n` of the values `v`
-/// of its moves (its view, clamped to `±cap`).
+/// of its moves (its view, bounded by the cap: clamped to `±cap`, or
+/// `cap·tanh(v/cap)` for a soft cap, [`with_score_cap`](Self::with_score_cap)).
 ///
 /// The grid is log-spaced, `θ·cap` from 0.1 to 1000 (41 points), with a
 /// uniform prior on it: before any move the posterior mean is large (a
@@ -53,7 +55,7 @@ pub const SLIP: f64 = 0.02;
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct ThetaPosterior {
-    cap: f64,
+    cap: ScoreCap,
     thetas: Vec<f64>,
     log_weights: Vec<f64>,
     /// What was subtracted from the log-weights to keep them near zero.
@@ -69,21 +71,42 @@ impl ThetaPosterior {
     /// A uniform prior over the grid for values capped at `±cap`. Errors
     /// unless `cap` is finite and positive.
     pub fn new(cap: f64) -> Result<Self, ParamError> {
-        let cap = ParamError::positive("cap", cap)?;
-        let n = Self::POINTS;
-        let thetas = (0..n).map(|i| 10f64.powf(-1.0 + 4.0 * i as f64 / (n - 1) as f64) / cap).collect();
-        Ok(ThetaPosterior {
-            cap,
-            thetas,
-            log_weights: vec![0.0; n],
-            log_scale: 0.0,
-            observations: 0,
-            scratch: Vec::new(),
-        })
+        Ok(Self::with_score_cap(ScoreCap::hard(cap)?))
     }
 
-    /// The cap the values are clamped to.
+    /// A uniform prior over the grid for values bounded by `cap`, hard or
+    /// soft: a soft-capped player (`boltzmann:...,softcap=C`, as the chess
+    /// and gobang dials' curves are) sees `C·tanh(v/C)`, and its moves are
+    /// explained by those values. The grid is the same as a hard cap's at
+    /// the same bound.
+    ///
+    /// ```
+    /// use search_core::policy::ScoreCap;
+    /// use strength::agents::ThetaPosterior;
+    /// let (mut hard, mut soft) = (ThetaPosterior::new(1.0)?, ThetaPosterior::with_score_cap(ScoreCap::soft(1.0)?));
+    /// // Twice the cap against nothing: a hard cap sees a gap of 1, a soft one of tanh(2) ≈ 0.96.
+    /// for _ in 0..20 {
+    ///     hard.update(&[2.0, 0.0], 1)?;
+    ///     soft.update(&[2.0, 0.0], 1)?;
+    /// }
+    /// assert_eq!(soft.cap(), 1.0);
+    /// assert_ne!(hard.mean(), soft.mean());
+    /// # Ok::<(), search_core::ParamError>(())
+    /// ```
+    pub fn with_score_cap(cap: ScoreCap) -> Self {
+        let n = Self::POINTS;
+        let bound = cap.bound();
+        let thetas = (0..n).map(|i| 10f64.powf(-1.0 + 4.0 * i as f64 / (n - 1) as f64) / bound).collect();
+        ThetaPosterior { cap, thetas, log_weights: vec![0.0; n], log_scale: 0.0, observations: 0, scratch: Vec::new() }
+    }
+
+    /// The cap's bound: the values lie within `±cap`.
     pub fn cap(&self) -> f64 {
+        self.cap.bound()
+    }
+
+    /// The cap, hard or soft.
+    pub fn score_cap(&self) -> ScoreCap {
         self.cap
     }
 
@@ -150,7 +173,7 @@ impl ThetaPosterior {
         let cap = self.cap;
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
-        scratch.extend(values.iter().map(|v| v.clamp(-cap, cap)));
+        scratch.extend(values.iter().map(|&v| cap.apply(v)));
         let best = scratch.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let n = values.len() as f64;
         for (lw, &theta) in self.log_weights.iter_mut().zip(&self.thetas) {
@@ -294,10 +317,12 @@ struct ThetaLearner<G: Game, E: Evaluator<G>> {
 
 impl<G: Game, E: Evaluator<G> + Clone> ThetaLearner<G, E> {
     /// One model per `(depth, cap)`.
-    fn new(eval: &E, models: &[(u32, f64)], table_mib: usize) -> Result<Self, ParamError> {
+    fn new(eval: &E, models: &[(u32, ScoreCap)], table_mib: usize) -> Result<Self, ParamError> {
         let models = models
             .iter()
-            .map(|&(depth, cap)| Ok((MoveValues::new(eval.clone(), depth, table_mib)?, ThetaPosterior::new(cap)?)))
+            .map(|&(depth, cap)| {
+                Ok((MoveValues::new(eval.clone(), depth, table_mib)?, ThetaPosterior::with_score_cap(cap)))
+            })
             .collect::<Result<Vec<_>, ParamError>>()?;
         Ok(ThetaLearner { models, watcher: MoveWatcher::default(), scratch: Vec::new() })
     }
@@ -397,10 +422,38 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
     /// transposition tables of `table_mib` for the value searches.
     /// `forget_each_game`: [`reset`](Agent::reset) clears the posterior.
     pub fn new(eval: E, depth: u32, cap: f64, forget_each_game: bool, table_mib: usize) -> Result<Self, ParamError> {
+        Self::with_score_cap(eval, depth, ScoreCap::hard(cap)?, forget_each_game, table_mib)
+    }
+
+    /// [`new`](Self::new) for values bounded by `cap`, hard or soft (the
+    /// spec's `cap=C` or `softcap=C`). The posterior explains the
+    /// opponent's moves by values under that cap
+    /// ([`ThetaPosterior::with_score_cap`]); the search's model of the
+    /// opponent ([`Modelled`]) caps hard at the same bound, the one cap it
+    /// has.
+    ///
+    /// ```
+    /// use games_small::{Connect4, Connect4Eval};
+    /// use search_core::policy::ScoreCap;
+    /// use strength::agents::OnlineAgent;
+    /// let a = OnlineAgent::<Connect4, _>::with_score_cap(Connect4Eval::default(), 2, ScoreCap::soft(100.0)?, false, 1)?;
+    /// assert_eq!(a.posterior().score_cap(), ScoreCap::soft(100.0)?);
+    /// # Ok::<(), search_core::ParamError>(())
+    /// ```
+    pub fn with_score_cap(
+        eval: E,
+        depth: u32,
+        cap: ScoreCap,
+        forget_each_game: bool,
+        table_mib: usize,
+    ) -> Result<Self, ParamError> {
         let learner = ThetaLearner::new(&eval, &[(depth, cap)], table_mib)?;
-        let rule = Modelled::new(OpponentModel::boltzmann(learner.posterior().mean())?).with_cap(cap)?;
+        let rule = Modelled::new(OpponentModel::boltzmann(learner.posterior().mean())?).with_cap(cap.bound())?;
         let player = OnlinePlayer::Ours(Box::new(ModelledAgent::new(ModelledSearch::new(rule, eval), depth)?));
-        let name = format!("online:depth={depth},cap={cap}");
+        let name = match cap {
+            ScoreCap::Hard(c) => format!("online:depth={depth},cap={c}"),
+            ScoreCap::Soft(c) => format!("online:depth={depth},softcap={c}"),
+        };
         Ok(OnlineAgent { player, depth, learner, table_mib, forget_each_game, name })
     }
 
@@ -421,11 +474,11 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
         safety: f64,
         configure: impl FnOnce(PredictingAgent<G, E>) -> Result<PredictingAgent<G, E>, ParamError>,
     ) -> Result<Self, ParamError> {
-        let (depth, cap) = (self.depth, self.learner.posterior().cap());
+        let (depth, cap) = (self.depth, self.learner.posterior().score_cap());
         if opp_depth != depth {
             self.learner = ThetaLearner::new(&eval, &[(opp_depth, cap)], self.table_mib)?;
         }
-        let rule = Modelled::new(OpponentModel::boltzmann(self.learner.posterior().mean())?).with_cap(cap)?;
+        let rule = Modelled::new(OpponentModel::boltzmann(self.learner.posterior().mean())?).with_cap(cap.bound())?;
         let agent = configure(PredictingAgent::new(rule, eval, depth, opp_depth)?.with_safety(safety)?)?;
         self.player = OnlinePlayer::Own(Box::new(agent));
         self.name = format!("{},opp_depth={opp_depth}", self.name);
@@ -570,7 +623,7 @@ where
         }
         let dial = factory.dial.clone().ok_or("adaptive needs a calibrated game (a dial)")?;
         let found = boltzmann_curves(&dial, depth)?;
-        let models: Vec<(u32, f64)> = found.iter().map(|c| (c.1, c.2)).collect();
+        let models: Vec<(u32, ScoreCap)> = found.iter().map(|c| (c.1, c.2)).collect();
         let learner = ThetaLearner::new(&factory.eval, &models, factory.table_mib).map_err(|e| e.to_string())?;
         let name = match depth {
             Some(d) => format!("adaptive:target={target},depth={d}"),
@@ -727,13 +780,13 @@ where
     }
 }
 
-/// The dial's curves `boltzmann:depth=D,cap=C`, shallowest first, as
-/// `(name, D, C)`: the one at `depth`, or all of them. Partial curves
+/// The dial's curves `boltzmann:depth=D,cap=C` (or `softcap=C`), shallowest
+/// first, as `(name, D, cap)`: the one at `depth`, or all of them. Partial curves
 /// ([`Calibration::partial_curves`](crate::dial::Calibration::partial_curves))
 /// are left out: they rate no θ below their weakest rung, so they cannot
 /// place a weak opponent.
-fn boltzmann_curves(dial: &Dial, depth: Option<u32>) -> Result<Vec<(String, u32, f64)>, String> {
-    let mut found: Vec<(String, u32, f64)> = Vec::new();
+fn boltzmann_curves(dial: &Dial, depth: Option<u32>) -> Result<Vec<(String, u32, ScoreCap)>, String> {
+    let mut found: Vec<(String, u32, ScoreCap)> = Vec::new();
     let partial = &dial.calibration().partial_curves;
     for r in &dial.calibration().rungs {
         let Some(name) = &r.curve else { continue };
@@ -745,7 +798,12 @@ fn boltzmann_curves(dial: &Dial, depth: Option<u32>) -> Result<Vec<(String, u32,
             continue;
         }
         let d = spec.get("depth").and_then(|d| d.parse::<u32>().ok());
-        let c = spec.get("cap").and_then(|c| c.parse::<f64>().ok());
+        let number = |key: &str| spec.get(key).and_then(|c| c.parse::<f64>().ok());
+        let c = match (number("cap"), number("softcap")) {
+            (Some(c), None) => ScoreCap::hard(c).ok(),
+            (None, Some(c)) => ScoreCap::soft(c).ok(),
+            _ => None,
+        };
         if let (Some(d), Some(c)) = (d, c)
             && !found.iter().any(|f| f.0 == spec.to_string())
         {
@@ -765,7 +823,7 @@ fn boltzmann_curves(dial: &Dial, depth: Option<u32>) -> Result<Vec<(String, u32,
 }
 
 /// The cap of the dial's shallowest Boltzmann curve, if any.
-fn dial_cap(dial: Option<&Dial>) -> Option<f64> {
+fn dial_cap(dial: Option<&Dial>) -> Option<ScoreCap> {
     dial.and_then(|d| boltzmann_curves(d, None).ok()).and_then(|c| c.first().map(|c| c.2))
 }
 
@@ -880,7 +938,7 @@ where
             let keys = PredictingKeys::read(&mut r, spec, opp_depth)?;
             r.finish(&["depth", "theta", "cap", "opp_depth", "safety", "model_plies", "nodes", "when"])?;
             let mut rule = Modelled::new(OpponentModel::boltzmann(theta).map_err(|e| err(&e))?);
-            if let Some(c) = cap.or(dial_cap(agents.dial.as_ref())) {
+            if let Some(c) = cap.or(dial_cap(agents.dial.as_ref()).map(|c| c.bound())) {
                 rule = rule.with_cap(c).map_err(|e| err(&e))?;
             }
             if let Some(k) = opp_depth {
@@ -897,19 +955,29 @@ where
         "online" => {
             let depth = depth_of(r.require("depth")?)?;
             let cap: Option<f64> = r.take("cap")?;
+            let softcap: Option<f64> = r.take("softcap")?;
             let memory: Option<String> = r.take("memory")?;
             let opp_depth: Option<u32> = r.take("opp_depth")?;
             let keys = PredictingKeys::read(&mut r, spec, opp_depth)?;
-            r.finish(&["depth", "cap", "memory", "opp_depth", "safety", "model_plies", "nodes", "when"])?;
+            r.finish(&["depth", "cap", "softcap", "memory", "opp_depth", "safety", "model_plies", "nodes", "when"])?;
             let forget = match memory.as_deref() {
                 None | Some("keep") => false,
                 Some("game") => true,
                 Some(m) => return Err(SpecError::new(spec, format!("memory={m}: expected keep or game"))),
             };
-            let cap = cap.or(dial_cap(agents.dial.as_ref())).ok_or_else(|| {
-                SpecError::new(spec, "online needs cap=C (the value scale) when the game has no calibration")
+            let cap = match (cap, softcap) {
+                (Some(_), Some(_)) => return Err(SpecError::new(spec, "give `cap` (hard) or `softcap`, not both")),
+                (Some(c), None) => Some(ScoreCap::hard(c).map_err(|e| err(&e))?),
+                (None, Some(c)) => Some(ScoreCap::soft(c).map_err(|e| err(&e))?),
+                (None, None) => dial_cap(agents.dial.as_ref()),
+            };
+            let cap = cap.ok_or_else(|| {
+                SpecError::new(
+                    spec,
+                    "online needs cap=C or softcap=C (the value scale) when the game has no calibration",
+                )
             })?;
-            let mut a = OnlineAgent::new(agents.eval.clone(), depth, cap, forget, agents.table_mib.min(4))
+            let mut a = OnlineAgent::with_score_cap(agents.eval.clone(), depth, cap, forget, agents.table_mib.min(4))
                 .map_err(|e| err(&e))?;
             if let Some(k) = opp_depth {
                 a = a
@@ -951,7 +1019,7 @@ pub(super) fn kinds(dial: bool) -> Vec<(String, String)> {
                 .to_string(),
         ),
         (
-            "online:depth=D[,cap=C][,memory=keep|game][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N][,when=lost|drawn]]"
+            "online:depth=D[,cap=C|,softcap=C][,memory=keep|game][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N][,when=lost|drawn]]"
                 .to_string(),
             "learns the opponent's θ from its moves and searches against it".to_string(),
         ),
