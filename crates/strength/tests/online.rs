@@ -2,7 +2,7 @@
 //! θ posterior against synthetic Boltzmann players, the move watcher, the
 //! specs, and a small tic-tac-toe match showing the opponent-aware gain.
 
-use games_small::{Connect4, Connect4Eval, TicTacToe, TicTacToeEval};
+use games_small::{Connect4, Connect4Eval, Gobang, GobangEval, TicTacToe, TicTacToeEval};
 use rand::Rng;
 use search_core::backup::predicting::PredictingAgent;
 use search_core::backup::{Modelled, OpponentModel};
@@ -414,6 +414,31 @@ fn adaptive_finds_the_opponents_depth_on_the_dial() {
         assert!(p > 0.9, "{probs:?}");
         assert!((me.opponent_elo() - rating).abs() < 150.0, "{}", me.opponent_elo());
     }
+}
+
+/// Gobang's dial curves are soft-capped: the adaptive agent observes
+/// through both (each posterior with the soft cap), `online` takes the
+/// dial's soft cap by default, and the adaptive agent plays a game.
+#[test]
+fn adaptive_and_online_read_a_soft_capped_dial() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../calibration/gobang.json");
+    let dial = Dial::new(Calibration::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()).unwrap();
+    let setting = dial.setting(800.0).unwrap().to_string();
+    assert!(setting.contains("softcap=10000"), "{setting}");
+    let agents = StandardAgents::new(GobangEval::default()).with_table_mib(1).with_dial(dial);
+    let mut me: AdaptiveAgent<Gobang, _> = AdaptiveAgent::new(agents.clone(), 0.5, None).unwrap();
+    let curves: Vec<String> = me.curve_probabilities().into_iter().map(|c| c.0).collect();
+    assert_eq!(curves, ["boltzmann:depth=1,softcap=10000", "boltzmann:depth=2,softcap=10000"]);
+    let online =
+        OnlineAgent::<Gobang, _>::with_score_cap(GobangEval::default(), 1, ScoreCap::soft(10000.0).unwrap(), false, 1)
+            .unwrap();
+    assert_eq!(online.posterior().score_cap(), ScoreCap::soft(10000.0).unwrap());
+    let r = Roster::new().with(agents);
+    assert!(r.build("online:depth=1").is_ok(), "online takes the dial's soft cap");
+    let mut them = r.build(&setting).unwrap();
+    let record = play_match(&Gobang::default(), &mut me, &mut them, 5, Some(60)).unwrap();
+    assert!(!record.moves.is_empty());
+    assert!(me.opponent_elo().is_finite());
 }
 
 /// The explained choice of `aware` and `online`, with and without
