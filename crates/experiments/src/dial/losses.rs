@@ -368,6 +368,16 @@ trait ScoreMoves<G: Game> {
     fn score(&mut self, start: &G, moves: &[G::Move]) -> Result<Vec<Scored>, String>;
 }
 
+/// Errors unless `mv` is a legal move of `g`, a game still going on
+/// (`legal`: a reused buffer).
+fn check_legal<G: Game>(g: &G, mv: G::Move, legal: &mut Vec<G::Move>) -> Result<(), String> {
+    legal.clear();
+    if g.generate(legal) != Status::Ongoing || !legal.contains(&mv) {
+        return Err(format!("{} is not legal", g.move_string(mv)));
+    }
+    Ok(())
+}
+
 /// A position's exact value for the side to move, as an outcome class:
 /// 1 win, 0 draw, −1 loss (minimax over the whole tree, memoized).
 #[derive(Debug)]
@@ -420,10 +430,7 @@ impl<G: Game + Eq + Hash> ScoreMoves<G> for Exact<G> {
         let mut out = Vec::new();
         let mut legal = Vec::new();
         for (ply, &mv) in moves.iter().enumerate() {
-            legal.clear();
-            if g.generate(&mut legal) != Status::Ongoing || !legal.contains(&mv) {
-                return Err(format!("ply {ply}: {} is not legal", g.move_string(mv)));
-            }
+            check_legal(&g, mv, &mut legal).map_err(|e| format!("ply {ply}: {e}"))?;
             let child = |m| {
                 let mut c = g.clone();
                 c.play(m);
@@ -589,12 +596,12 @@ impl GobangJudge {
     }
 }
 
-/// Won (1), lost (−1) or neither (0) by a judge's value clamped to
-/// `±win`.
-fn judged_class(v: f64, win: f64) -> i8 {
-    if v >= win {
+/// Won (1), lost (−1) or neither (0) by a judge's value: at least `won`,
+/// at most `−won`, or between.
+fn judged_class(v: f64, won: f64) -> i8 {
+    if v >= won {
         1
-    } else if v <= -win {
+    } else if v <= -won {
         -1
     } else {
         0
@@ -607,10 +614,7 @@ impl ScoreMoves<Gobang> for GobangJudge {
         let mut out = Vec::new();
         let mut legal = Vec::new();
         for (ply, &mv) in moves.iter().enumerate() {
-            legal.clear();
-            if g.generate(&mut legal) != Status::Ongoing || !legal.contains(&mv) {
-                return Err(format!("ply {ply}: {} is not legal", g.move_string(mv)));
-            }
+            check_legal(&g, mv, &mut legal).map_err(|e| format!("ply {ply}: {e}"))?;
             let before = self.search.value(&g, self.depth).map_err(|e| format!("ply {ply}: {e}"))?;
             g.play(mv);
             let after = self.search.value(&g, self.depth - 1).map_err(|e| format!("ply {ply}: {e}"))?;
@@ -619,16 +623,6 @@ impl ScoreMoves<Gobang> for GobangJudge {
             out.push(Scored { ply, loss, changed, blunder: changed || loss >= GOBANG_BLUNDER });
         }
         Ok(out)
-    }
-}
-
-fn chess_class(cp: i32) -> i8 {
-    if cp >= CHESS_WON_CP {
-        1
-    } else if cp <= -CHESS_WON_CP {
-        -1
-    } else {
-        0
     }
 }
 
@@ -642,7 +636,8 @@ impl ScoreMoves<ChessGame> for ChessJudge {
             // The opponent's view of the position after the move.
             let after = self.value(&g).map_err(|e| format!("ply {ply}: {e}"))?;
             let loss = f64::from(before + after).max(0.0);
-            let changed = chess_class(-after) < chess_class(before);
+            let won = f64::from(CHESS_WON_CP);
+            let changed = judged_class(f64::from(-after), won) < judged_class(f64::from(before), won);
             out.push(Scored { ply, loss, changed, blunder: loss >= CHESS_BLUNDER_CP || changed });
             before = after;
         }
