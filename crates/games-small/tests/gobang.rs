@@ -275,6 +275,7 @@ fn random_games_agree_with_naive_hash_and_patterns() {
             }
             ms.clear();
             let status = g.generate(&mut ms);
+            assert_eq!(g.quick_status(), Some(status), "{o:?}\n{g}");
             match (status, n.moves()) {
                 (Status::Ongoing, Some(naive)) => {
                     let naive: Vec<u8> = naive.into_iter().map(|p| to_point(&g, p)).collect();

@@ -7,9 +7,9 @@
 //! | --- | --- |
 //! | `random` | a uniformly random legal move |
 //! | `alphabeta:depth=D[,nodes=N][,ms=M][,threads=T]` | the best move of the full alpha-beta engine (minimax values), ties at random; `threads=T`: Lazy SMP on `T` threads (default 1) |
-//! | `boltzmann:depth=D,theta=T[,cap=C]` | `p ∝ exp(T·v)` over the exact depth-`D` minimax values `v` of the moves (alpha-beta with exact root scores), each clamped to `±C` |
-//! | `rminimax:depth=D,theta=T` | the Rminimax player (full width, unit interior costs) |
-//! | `epsilon:depth=D,eps=E` | ε-greedy as the Rminimax paper defines it (the optimal moves share ε) |
+//! | `boltzmann:depth=D,theta=T[,cap=C\|softcap=C]` | `p ∝ exp(T·v)` over the exact depth-`D` minimax values `v` of the moves (alpha-beta with exact root scores), each clamped to `±C` (`cap`) or squashed smoothly into it (`softcap`, [`ScoreCap::Soft`](search_core::policy::ScoreCap)) |
+//! | `rminimax:depth=D,theta=T` | the Rminimax player (full width, unit interior costs, a leaf of value `v` costs `WIN_SCORE − v`) |
+//! | `epsilon:depth=D,eps=E` | ε-greedy as the Rminimax paper defines it (the optimal moves share ε; costs as `rminimax`) |
 //! | `iom:depth=D` | the best move of IOM (PIOM's alpha-beta where it applies) |
 //! | `elo:X` | the [strength dial](crate::dial) at rating `X` (needs a calibration) |
 //! | `mcts:iters=N\|ms=M[,c=C][,backup=mean\|max][,min_visits=K][,playouts=random\|eval][,scale=S][,final=visits\|value][,threads=T]` | UCT ([`Mcts`] with the [`Mean`] or [`MaxBackup`] backup), `N` simulations a move, tree kept between moves |
@@ -30,7 +30,12 @@
 //! with one is not reproducible from its seed (play it with `--threads 1`
 //! so that games do not compete for the cores).
 //!
-//! Values are in the evaluator's units, from the mover's side.
+//! Values are in the evaluator's units, from the mover's side. The Rminimax
+//! model needs every arc cost `≥ 0`, so the `rminimax` and `epsilon` agents
+//! cost a leaf `WIN_SCORE − v` ([`WIN_SCORE`]), not the paper's `−v`:
+//! every value an evaluator may return is at most `WIN_SCORE`, and a
+//! constant added to every leaf's cost shifts every cost-to-go by the same
+//! amount, so the move probabilities are those of `−v`.
 //!
 //! ```
 //! use games_small::{TicTacToe, TicTacToeEval};
@@ -52,7 +57,7 @@ use search_core::backup::{Iom, Minimax};
 use search_core::mcts::{FinalMove, MaxBackup, Mcts, MctsAgent, MctsConfig, Mean, Playouts, Soft};
 use search_core::policy::{PolicyAgent, Softmax, epsilon_greedy_agent, rminimax_agent};
 use search_core::search::{Limits, Options, Search, SearchAgent};
-use search_core::{Agent, Evaluator, Game, RandomAgent};
+use search_core::{Agent, Evaluator, Game, RandomAgent, WIN_SCORE};
 
 use crate::dial::Dial;
 use crate::spec::{AgentSpec, SpecError, SpecReader};
@@ -237,6 +242,13 @@ fn mcts_settings(
 /// The keys every MCTS kind accepts.
 const MCTS_KEYS: [&str; 6] = ["iters", "ms", "playouts", "scale", "final", "threads"];
 
+/// The `rminimax` and `epsilon` agents' costs: unit interior arcs, a leaf
+/// of value `v` costs `WIN_SCORE − v` (never negative; see the module
+/// docs).
+fn leaf_costs() -> UtilityCosts {
+    UtilityCosts::new(1.0, WIN_SCORE).unwrap_or_default()
+}
+
 fn param<T>(spec: &AgentSpec, r: Result<T, search_core::ParamError>) -> Result<T, SpecError> {
     r.map_err(|e| SpecError::new(spec, e.to_string()))
 }
@@ -260,15 +272,12 @@ fn param<T>(spec: &AgentSpec, r: Result<T, search_core::ParamError>) -> Result<T
 /// ```
 pub fn read_softmax(r: &mut SpecReader<'_>, spec: &AgentSpec) -> Result<Softmax, SpecError> {
     let theta: f64 = r.require("theta")?;
-    let cap: Option<f64> = r.take("cap")?;
-    let softcap: Option<f64> = r.take("softcap")?;
+    let cap = r.take_score_cap()?;
     let dist = param(spec, Softmax::new(theta))?;
-    match (cap, softcap) {
-        (Some(_), Some(_)) => Err(SpecError::new(spec, "give `cap` (hard) or `softcap`, not both")),
-        (Some(c), None) => param(spec, dist.with_cap(c)),
-        (None, Some(c)) => param(spec, dist.with_soft_cap(c)),
-        (None, None) => Ok(dist),
-    }
+    Ok(match cap {
+        Some(cap) => dist.with_score_cap(cap),
+        None => dist,
+    })
 }
 
 impl<G, E> AgentFactory<G> for StandardAgents<E>
@@ -310,13 +319,13 @@ where
                 let limits = limits(&mut r, spec, false)?;
                 let theta: f64 = r.require("theta")?;
                 r.finish(&["depth", "nodes", "theta"])?;
-                Box::new(param(spec, rminimax_agent(theta, UtilityCosts::default(), eval, limits))?)
+                Box::new(param(spec, rminimax_agent(theta, leaf_costs(), eval, limits))?)
             }
             "epsilon" => {
                 let limits = limits(&mut r, spec, false)?;
                 let eps: f64 = r.require("eps")?;
                 r.finish(&["depth", "nodes", "eps"])?;
-                Box::new(param(spec, epsilon_greedy_agent(eps, UtilityCosts::default(), eval, limits))?)
+                Box::new(param(spec, epsilon_greedy_agent(eps, leaf_costs(), eval, limits))?)
             }
             "iom" => {
                 let limits = limits(&mut r, spec, false)?;

@@ -21,6 +21,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use search_core::policy::ScoreCap;
+
 /// An error in an agent spec: the spec, and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("agent spec {spec:?}: {message}")]
@@ -99,6 +101,26 @@ impl AgentSpec {
         self.params.iter().find(|p| p.0 == key).map(|p| p.1.as_str())
     }
 
+    /// The value scale given by `cap=C` (hard) or `softcap=C` (soft), if
+    /// either is: see [`SpecReader::take_score_cap`]. For reading a spec
+    /// that names an existing curve (a dial's `boltzmann:depth=D,softcap=C`);
+    /// an agent's builder reads it with its reader, so that `finish` knows
+    /// the keys were read.
+    ///
+    /// ```
+    /// use search_core::policy::ScoreCap;
+    /// use strength::spec::AgentSpec;
+    /// let s: AgentSpec = "boltzmann:depth=2,softcap=10000".parse()?;
+    /// assert_eq!(s.score_cap()?, Some(ScoreCap::Soft(10000.0)));
+    /// assert_eq!("boltzmann:depth=2".parse::<AgentSpec>()?.score_cap()?, None);
+    /// assert!("boltzmann:depth=2,cap=5,softcap=5".parse::<AgentSpec>()?.score_cap().is_err());
+    /// assert!("boltzmann:depth=2,cap=-1".parse::<AgentSpec>()?.score_cap().is_err());
+    /// # Ok::<(), strength::spec::SpecError>(())
+    /// ```
+    pub fn score_cap(&self) -> Result<Option<ScoreCap>, SpecError> {
+        self.reader().take_score_cap()
+    }
+
     /// Starts reading this spec's items: see [`SpecReader`].
     pub fn reader(&self) -> SpecReader<'_> {
         SpecReader { spec: self, used: vec![false; self.params.len()], argument_used: false }
@@ -141,6 +163,22 @@ impl SpecReader<'_> {
         text.parse::<T>()
             .map(Some)
             .map_err(|_| self.spec.error(format!("{key}={text}: not a valid {}", short_type_name::<T>())))
+    }
+
+    /// The value scale: `cap=C` (a hard cap, [`ScoreCap::Hard`]) or
+    /// `softcap=C` (`C·tanh(v/C)`, [`ScoreCap::Soft`]), or `None` if
+    /// neither is given. Errors: both given, or a value that is not a
+    /// finite positive number.
+    pub fn take_score_cap(&mut self) -> Result<Option<ScoreCap>, SpecError> {
+        let hard: Option<f64> = self.take("cap")?;
+        let soft: Option<f64> = self.take("softcap")?;
+        let cap = match (hard, soft) {
+            (Some(_), Some(_)) => return Err(self.spec.error("give `cap` (hard) or `softcap`, not both")),
+            (Some(c), None) => ScoreCap::hard(c),
+            (None, Some(c)) => ScoreCap::soft(c),
+            (None, None) => return Ok(None),
+        };
+        cap.map(Some).map_err(|e| self.spec.error(e.to_string()))
     }
 
     /// Like [`take`](Self::take), but the key must be present.

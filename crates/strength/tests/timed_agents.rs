@@ -1,4 +1,5 @@
-//! The `ms=M` (time per move) and alpha-beta `threads=T` keys: built,
+//! The `ms=M` (time per move) and alpha-beta `threads=T` keys, and every
+//! search kind on every small game: built,
 //! checked, and playing legal games. No assertion depends on timing.
 
 use games_small::{Connect4, Connect4Eval, TicTacToe, TicTacToeEval};
@@ -57,4 +58,38 @@ fn bad_timed_specs_are_errors() {
     ] {
         assert!(r.build(spec).is_err(), "{spec}");
     }
+}
+
+/// Every search kind of the agent table plays whole games on every small
+/// game, with values of both signs at its leaves (the Rminimax kinds once
+/// failed there: a leaf the mover wins cost less than zero).
+#[test]
+fn every_search_kind_plays_whole_games_on_every_small_game() {
+    use games_small::gobang::{Gobang, GobangEval, GobangOptions};
+    let specs = |depth: u32| {
+        [
+            format!("alphabeta:depth={depth}"),
+            format!("boltzmann:depth={depth},theta=0.5"),
+            format!("boltzmann:depth={depth},theta=0.01,softcap=1000"),
+            format!("rminimax:depth={depth},theta=0.5"),
+            format!("epsilon:depth={depth},eps=0.1"),
+            format!("iom:depth={depth}"),
+        ]
+    };
+    fn play_all<G: Game>(roster: &Roster<G>, start: &G, specs: &[String]) {
+        for spec in specs {
+            let mut ai = roster.build(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            for seed in 0..2 {
+                let game = play_match(start, &mut *ai, &mut RandomAgent, seed, None)
+                    .unwrap_or_else(|e| panic!("{spec}, seed {seed}: {e}"));
+                assert!(game.outcome.is_some(), "{spec}: the game ended");
+            }
+        }
+    }
+    play_all(&tictactoe(), &TicTacToe::new(), &specs(9));
+    let c4 = Roster::new().with(StandardAgents::new(Connect4Eval::default()).with_table_mib(1));
+    play_all(&c4, &Connect4::standard(), &specs(2));
+    let small = GobangOptions { size: 9, ..GobangOptions::default() };
+    let gobang = Roster::new().with(StandardAgents::new(GobangEval::default()).with_table_mib(1));
+    play_all(&gobang, &Gobang::with_options(small).unwrap(), &specs(1));
 }

@@ -59,12 +59,13 @@ use games_small::connect4::Book;
 use games_small::solver::Solver;
 use games_small::{Connect4, Connect4Eval, Gobang, GobangEval, TicTacToe, TicTacToeEval};
 use search_core::backup::Minimax;
+use search_core::policy::ScoreCap;
 use search_core::search::{Bound, Limits, Options, Search};
 use search_core::{Evaluator, Game, MAX_PLY, Status, Turn};
 use serde_json::{Value, json};
 use strength::dial::{Calibration, Dial};
 use strength::fit::{Comparison, Decision, Fit, FitOptions, Interval, Model, compare, fit, map_to_dial};
-use strength::spec::AgentSpec;
+use strength::spec::{AgentSpec, SpecError};
 
 use super::arena::{GAMES, calibration_path, load_calibration};
 use crate::TaskResult;
@@ -540,13 +541,8 @@ fn chess_records(path: &str, text: &str, who: &Selection) -> Result<(Vec<Record<
 }
 
 /// A curve's cap: `cap=C` (hard) or `softcap=C` (soft, `true`).
-fn cap_of(spec: &AgentSpec) -> Result<Option<(f64, bool)>, ()> {
-    match (spec.get("cap"), spec.get("softcap")) {
-        (Some(x), None) => x.parse::<f64>().map(|x| Some((x, false))).map_err(|_| ()),
-        (None, Some(x)) => x.parse::<f64>().map(|x| Some((x, true))).map_err(|_| ()),
-        (None, None) => Ok(None),
-        (Some(_), Some(_)) => Err(()),
-    }
+fn cap_of(spec: &AgentSpec) -> Result<Option<(f64, bool)>, SpecError> {
+    Ok(spec.score_cap()?.map(|c| (c.bound(), matches!(c, ScoreCap::Soft(_)))))
 }
 
 /// The calibration's curves `boltzmann:depth=D,[soft]cap=...`: `(curve,

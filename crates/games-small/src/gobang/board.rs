@@ -384,12 +384,23 @@ impl Game for Gobang {
         Turn::Player(self.to_move())
     }
 
+    /// Known from the winner and the stone count alone. A board that is
+    /// not full always has a candidate: walking from a stone towards an
+    /// empty point, the first empty point met is next to a stone.
+    #[inline]
+    fn quick_status(&self) -> Option<Status> {
+        Some(if let Some(w) = self.winner {
+            Status::Over(Outcome::Win(w))
+        } else if usize::from(self.moves) == self.size() * self.size() {
+            Status::Over(Outcome::Draw)
+        } else {
+            Status::Ongoing
+        })
+    }
+
     fn generate(&self, moves: &mut Vec<Point>) -> Status {
-        if let Some(w) = self.winner {
-            return Status::Over(Outcome::Win(w));
-        }
-        if usize::from(self.moves) == self.size() * self.size() {
-            return Status::Over(Outcome::Draw);
+        if let Some(Status::Over(outcome)) = self.quick_status() {
+            return Status::Over(outcome);
         }
         let mut set = match (self.moves, self.opening) {
             (0, Opening::Centre) => Bits256::bit(usize::from(self.centre())),

@@ -127,33 +127,63 @@ impl GobangEval {
 
     /// The pattern counts of `player` in `state`.
     pub fn pattern_counts(&self, state: &Gobang, player: Player) -> PatternCounts {
-        let own = state.stones(player);
-        let other = state.stones(player.opponent());
-        let mut c = PatternCounts::default();
+        self.both_pattern_counts(state)[player.index()]
+    }
+
+    /// The pattern counts of both players in `state`, indexed by
+    /// [`Player::index`]: one pass over the board, sharing the shifted
+    /// stone planes between the two (what [`evaluate`](Evaluator::evaluate)
+    /// uses).
+    ///
+    /// ```
+    /// use games_small::gobang::{Gobang, GobangEval};
+    /// use search_core::Player;
+    /// let e = GobangEval::default();
+    /// let g: Gobang = "h8 a1 i8".parse()?;
+    /// let [x, o] = e.both_pattern_counts(&g);
+    /// assert_eq!((x.two, o.two), (4, 0));
+    /// assert_eq!(x, e.pattern_counts(&g, Player::First));
+    /// # Ok::<(), search_core::GameError>(())
+    /// ```
+    pub fn both_pattern_counts(&self, state: &Gobang) -> [PatternCounts; 2] {
+        let first = state.stones(Player::First);
+        let second = state.stones(Player::Second);
+        let mut c = [PatternCounts::default(); 2];
         for (d, &s) in DIRS.iter().enumerate() {
             let [v5, v6] = TABLES.starts[state.size()][d];
-            let o: [Bits256; 6] = std::array::from_fn(|k| own.shr(k as u32 * s));
-            let x: [Bits256; 6] = std::array::from_fn(|k| other.shr(k as u32 * s));
-            // 5-point windows: bit-sliced sum of five own planes.
-            let free5 = !(x[0] | x[1] | x[2] | x[3] | x[4]);
-            let (ones, twos, fours) = five_sums(&o);
-            let open5 = v5 & free5;
-            c.five += (v5 & ones & fours).count();
-            c.four += (open5 & !ones & !twos & fours).count();
-            c.three += (open5 & ones & twos).count();
-            c.two += (open5 & !ones & twos & !fours).count();
-            // 6-point windows with empty ends.
-            let ends = v6 & !(o[0] | x[0]) & !(o[5] | x[5]);
-            let mid_free = !(x[1] | x[2] | x[3] | x[4]);
-            let all4 = o[1] & o[2] & o[3] & o[4];
-            c.open_four += (ends & all4).count();
-            // Exactly three of the four middle points.
-            let m_ones = o[1] ^ o[2] ^ o[3] ^ o[4];
-            let m_twos = (o[1] & o[2]) ^ (o[3] & o[4]) ^ ((o[1] ^ o[2]) & (o[3] ^ o[4]));
-            c.open_three += (ends & mid_free & m_ones & m_twos).count();
+            let f: [Bits256; 6] = std::array::from_fn(|k| first.shr(k as u32 * s));
+            let g: [Bits256; 6] = std::array::from_fn(|k| second.shr(k as u32 * s));
+            // 6-point windows with both ends empty.
+            let ends = v6 & !(f[0] | g[0]) & !(f[5] | g[5]);
+            count_direction(&mut c[0], &f, &g, v5, ends);
+            count_direction(&mut c[1], &g, &f, v5, ends);
         }
         c
     }
+}
+
+/// Adds to `c` the patterns of the player whose stone planes are `o` (the
+/// stones shifted by 0–5 steps along one direction; `x` the opponent's),
+/// given the direction's 5-point window starts `v5` and the starts of its
+/// 6-point windows with both ends empty, `ends`.
+#[inline(always)]
+fn count_direction(c: &mut PatternCounts, o: &[Bits256; 6], x: &[Bits256; 6], v5: Bits256, ends: Bits256) {
+    // 5-point windows: bit-sliced sum of five own planes.
+    let free5 = !(x[0] | x[1] | x[2] | x[3] | x[4]);
+    let (ones, twos, fours) = five_sums(o);
+    let open5 = v5 & free5;
+    c.five += (v5 & ones & fours).count();
+    c.four += (open5 & !ones & !twos & fours).count();
+    c.three += (open5 & ones & twos).count();
+    c.two += (open5 & !ones & twos & !fours).count();
+    // 6-point windows with empty ends.
+    let mid_free = !(x[1] | x[2] | x[3] | x[4]);
+    let all4 = o[1] & o[2] & o[3] & o[4];
+    c.open_four += (ends & all4).count();
+    // Exactly three of the four middle points.
+    let m_ones = o[1] ^ o[2] ^ o[3] ^ o[4];
+    let m_twos = (o[1] & o[2]) ^ (o[3] & o[4]) ^ ((o[1] ^ o[2]) & (o[3] ^ o[4]));
+    c.open_three += (ends & mid_free & m_ones & m_twos).count();
 }
 
 impl Evaluator<Gobang> for GobangEval {
@@ -161,8 +191,8 @@ impl Evaluator<Gobang> for GobangEval {
 
     fn evaluate(&self, state: &Gobang) -> f64 {
         let me = state.to_move();
-        let v = self.weights.dot(&self.pattern_counts(state, me))
-            - self.weights.dot(&self.pattern_counts(state, me.opponent()));
+        let c = self.both_pattern_counts(state);
+        let v = self.weights.dot(&c[me.index()]) - self.weights.dot(&c[me.opponent().index()]);
         v.clamp(-Self::LIMIT, Self::LIMIT)
     }
 

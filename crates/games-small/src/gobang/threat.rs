@@ -160,8 +160,8 @@ impl Evaluator<Gobang> for GobangThreatEval {
         if theirs.win_points >= 2 {
             return -Self::WIN_SOON;
         }
-        let base = self.pattern_value(&self.patterns.pattern_counts(state, me), 1.5)
-            - self.pattern_value(&self.patterns.pattern_counts(state, them), 1.0);
+        let counts = self.patterns.both_pattern_counts(state);
+        let base = self.pattern_value(&counts[me.index()], 1.5) - self.pattern_value(&counts[them.index()], 1.0);
         let mut v = base;
         if theirs.win_points == 0 {
             if mine.open_threes > 0 || mine.fork_points > 0 {

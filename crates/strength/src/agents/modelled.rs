@@ -798,12 +798,7 @@ fn boltzmann_curves(dial: &Dial, depth: Option<u32>) -> Result<Vec<(String, u32,
             continue;
         }
         let d = spec.get("depth").and_then(|d| d.parse::<u32>().ok());
-        let number = |key: &str| spec.get(key).and_then(|c| c.parse::<f64>().ok());
-        let c = match (number("cap"), number("softcap")) {
-            (Some(c), None) => ScoreCap::hard(c).ok(),
-            (None, Some(c)) => ScoreCap::soft(c).ok(),
-            _ => None,
-        };
+        let c = spec.score_cap().ok().flatten();
         if let (Some(d), Some(c)) = (d, c)
             && !found.iter().any(|f| f.0 == spec.to_string())
         {
@@ -954,8 +949,7 @@ where
         }
         "online" => {
             let depth = depth_of(r.require("depth")?)?;
-            let cap: Option<f64> = r.take("cap")?;
-            let softcap: Option<f64> = r.take("softcap")?;
+            let cap = r.take_score_cap()?;
             let memory: Option<String> = r.take("memory")?;
             let opp_depth: Option<u32> = r.take("opp_depth")?;
             let keys = PredictingKeys::read(&mut r, spec, opp_depth)?;
@@ -965,13 +959,7 @@ where
                 Some("game") => true,
                 Some(m) => return Err(SpecError::new(spec, format!("memory={m}: expected keep or game"))),
             };
-            let cap = match (cap, softcap) {
-                (Some(_), Some(_)) => return Err(SpecError::new(spec, "give `cap` (hard) or `softcap`, not both")),
-                (Some(c), None) => Some(ScoreCap::hard(c).map_err(|e| err(&e))?),
-                (None, Some(c)) => Some(ScoreCap::soft(c).map_err(|e| err(&e))?),
-                (None, None) => dial_cap(agents.dial.as_ref()),
-            };
-            let cap = cap.ok_or_else(|| {
+            let cap = cap.or_else(|| dial_cap(agents.dial.as_ref())).ok_or_else(|| {
                 SpecError::new(
                     spec,
                     "online needs cap=C or softcap=C (the value scale) when the game has no calibration",

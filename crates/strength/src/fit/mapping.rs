@@ -1,5 +1,7 @@
 //! A fitted Boltzmann θ on the strength dial.
 
+use search_core::policy::ScoreCap;
+
 use super::{Fit, Interval, Model};
 use crate::dial::Dial;
 use crate::spec::AgentSpec;
@@ -64,11 +66,10 @@ pub fn map_to_dial(dial: &Dial, curve: &str, fit: &Fit) -> Option<(f64, Interval
     }
     let spec: AgentSpec = curve.parse().ok()?;
     let name = spec.to_string();
-    let (cap, soft) = match (spec.get("cap"), spec.get("softcap")) {
-        (Some(c), None) => (Some(c.parse::<f64>().ok()?), false),
-        (None, Some(c)) => (Some(c.parse::<f64>().ok()?), true),
-        (None, None) => (None, false),
-        (Some(_), Some(_)) => return None,
+    let (cap, soft) = match spec.score_cap().ok()? {
+        Some(ScoreCap::Hard(c)) => (Some(c), false),
+        Some(ScoreCap::Soft(c)) => (Some(c), true),
+        None => (None, false),
     };
     if cap != fit.cap || (cap.is_some() && soft != fit.soft) {
         return None;
