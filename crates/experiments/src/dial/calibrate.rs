@@ -84,11 +84,6 @@ pub(crate) struct Ladder {
     /// The rungs (specs) every reference plays.
     pub(crate) links: Vec<String>,
     pub(crate) pairs: usize,
-    /// Pairs of the matchups that meet a curve's greedy top, if not
-    /// `pairs`. A top meets only rungs below it (and the next curve's top),
-    /// so its rating rests on fewer games than a middle rung's and its
-    /// interval is the widest; these matchups buy it back.
-    pub(crate) top_pairs: Option<usize>,
     pub(crate) quick_pairs: usize,
     /// Pairs of each held-out match (enough that the games' sampling noise
     /// stays well below the 0.03 accuracy asked of the dial).
@@ -132,7 +127,6 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
         "tictactoe" => Ladder {
             curves: vec![curve("boltzmann:depth=9,cap=1", &[0.5, 1.0, 2.0, 4.0, 8.0], "alphabeta:depth=9")],
             pairs: 2000,
-            top_pairs: None,
             quick_pairs: 25,
             held_out_pairs: 500,
             references: Vec::new(),
@@ -164,7 +158,6 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
                 }))
                 .collect(),
             pairs: 600,
-            top_pairs: None,
             quick_pairs: 5,
             held_out_pairs: 200,
             references: Vec::new(),
@@ -180,9 +173,11 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
                 curve("boltzmann:depth=1,softcap=10000", &[0.0001, 0.0003, 0.001, 0.003, 0.01], "alphabeta:depth=1"),
                 curve("boltzmann:depth=2,softcap=10000", &[0.0003, 0.001, 0.003, 0.01], "alphabeta:depth=2"),
             ],
-            pairs: 900,
-            // At 900 pairs the two alpha-beta tops came out at ±31.5 and ±32.
-            top_pairs: Some(1200),
+            // 900 pairs left the two alpha-beta tops at ±31.5 and ±32 Elo:
+            // a rung's interval carries the whole chain of matchups down to
+            // random play, so more games at the top alone (1200 pairs in its
+            // matchups) narrowed them only to ±30.5 and ±31.
+            pairs: 1100,
             quick_pairs: 3,
             held_out_pairs: 250,
             references: Vec::new(),
@@ -202,7 +197,6 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
                 })
                 .collect(),
             pairs: 100,
-            top_pairs: None,
             quick_pairs: 1,
             held_out_pairs: 150,
             references: match stockfish() {
@@ -275,12 +269,6 @@ pub(crate) fn schedule(l: &Ladder) -> (Vec<String>, Vec<(usize, usize)>) {
     (rungs, games)
 }
 
-/// The pairs of the matchup `(a, b)` of `rungs`: `top_pairs` if either
-/// is a curve's greedy top, else `pairs`.
-fn matchup_pairs(l: &Ladder, rungs: &[String], (a, b): (usize, usize), pairs: usize, top_pairs: usize) -> usize {
-    if l.curves.iter().any(|c| c.top == rungs[a] || c.top == rungs[b]) { top_pairs } else { pairs }
-}
-
 /// The rung of curve `up` that rung `i` of curve `c` plays (an index into
 /// `up`'s rungs, top last): top to top, otherwise the rung of the nearest θ
 /// on a log scale (the same θ when `up` has it), the lower on a tie, if it
@@ -304,8 +292,6 @@ pub fn run(args: Args) -> TaskResult {
     let (rungs, matchups) = schedule(&ladder);
     let scale = if args.quick { Scale::Quick } else { Scale::Default };
     let pairs = if args.quick { ladder.quick_pairs } else { ladder.pairs };
-    let top_pairs = if args.quick { pairs } else { ladder.top_pairs.unwrap_or(pairs) };
-    let pairs_of = |a: usize, b: usize| matchup_pairs(&ladder, &rungs, (a, b), pairs, top_pairs);
     let probe = arena_of(&args.game)?;
     for r in &rungs {
         probe.check_spec(r)?;
@@ -313,9 +299,7 @@ pub fn run(args: Args) -> TaskResult {
     // One opening list for every matchup, so that all see the same
     // positions.
     let opening_seed = search_core::rng::derive_seed(args.seed, crate::reproduce::fnv("calibrate openings"));
-    // A longer list starts with the shorter one: every matchup's first
-    // `pairs` pairs see the same openings.
-    let openings = probe.random_openings(pairs.max(top_pairs), opening_seed)?;
+    let openings = probe.random_openings(pairs, opening_seed)?;
     let jobs: Vec<MatchJob> = matchups
         .iter()
         .map(|&(a, b)| {
@@ -332,7 +316,7 @@ pub fn run(args: Args) -> TaskResult {
                 rungs[b].clone(),
                 openings.clone(),
                 format!("random, seed {opening_seed}"),
-                pairs_of(a, b),
+                pairs,
             )
         })
         .collect::<Result<_, String>>()?;
@@ -349,9 +333,8 @@ pub fn run(args: Args) -> TaskResult {
     let _lock = open_out(&out, key, &names, &[share])?;
     let config = RunConfig { label: "calibrate", key, out: out.clone(), shard: args.shard };
     let selected: Vec<&dyn Experiment> = jobs.iter().map(|j| j as &dyn Experiment).collect();
-    let at_top = if top_pairs == pairs { String::new() } else { format!(" ({top_pairs} where a curve's top plays)") };
     eprintln!(
-        "calibrate {}: {} rungs, {} matchups of {} pairs{at_top}, cells in {}",
+        "calibrate {}: {} rungs, {} matchups of {} pairs, cells in {}",
         args.game,
         rungs.len(),
         matchups.len(),
@@ -653,23 +636,6 @@ mod tests {
         // Depth 1's extra θ links to the nearest of depth 2.
         assert!(has(&format!("{d1}0.0001"), &format!("{d2}0.0003")));
         assert!(has("alphabeta:depth=1", "alphabeta:depth=2"));
-    }
-
-    /// Gobang's two alpha-beta tops play 1200 pairs in each of their five
-    /// matchups (the top-to-top one counted once), every other matchup 900.
-    #[test]
-    fn matchups_at_a_curves_top_get_the_top_pairs() {
-        let l = ladder("gobang").unwrap();
-        let (rungs, games) = schedule(&l);
-        let (pairs, top) = (l.pairs, l.top_pairs.unwrap());
-        let counts: Vec<usize> = games.iter().map(|&m| matchup_pairs(&l, &rungs, m, pairs, top)).collect();
-        assert_eq!((pairs, top), (900, 1200));
-        assert_eq!(counts.iter().filter(|&&n| n == top).count(), 5);
-        assert_eq!(counts.iter().filter(|&&n| n == pairs).count(), games.len() - 5);
-        for (&(a, b), &n) in games.iter().zip(&counts) {
-            let at_top = rungs[a].starts_with("alphabeta") || rungs[b].starts_with("alphabeta");
-            assert_eq!(n == top, at_top, "{} vs {}", rungs[a], rungs[b]);
-        }
     }
 
     /// Connect-4's depth-12 curve is linked to depth 8 at its two equal θ
