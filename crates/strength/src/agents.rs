@@ -246,7 +246,9 @@ const MCTS_KEYS: [&str; 6] = ["iters", "ms", "playouts", "scale", "final", "thre
 /// of value `v` costs `WIN_SCORE − v` (never negative; see the module
 /// docs).
 fn leaf_costs() -> UtilityCosts {
-    UtilityCosts::new(1.0, WIN_SCORE).unwrap_or_default()
+    // Both arguments are constants that `new` accepts; falling back to the
+    // default (offset 0) would bring back negative costs, so this does not.
+    UtilityCosts::new(1.0, WIN_SCORE).expect("interior 1 and offset WIN_SCORE are valid costs")
 }
 
 fn param<T>(spec: &AgentSpec, r: Result<T, search_core::ParamError>) -> Result<T, SpecError> {
