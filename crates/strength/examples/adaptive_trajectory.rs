@@ -2,8 +2,9 @@
 //! `adaptive:target=S` against a fixed dial level, game after game (colours
 //! alternating, four random opening plies per game from the seed), printing
 //! after each game the opponent's estimated rating, the rating the agent
-//! plays at and the opponent's running score, and the dial curve (search
-//! depth) that best explains its moves with that curve's probability; at
+//! plays at and the opponent's running score, the dial curve (search
+//! depth) that best explains its moves with that curve's probability and
+//! the setting the agent plays (on that curve where it reaches); at
 //! the end the opponent's score with a 95% interval. Without `depth`, the
 //! agent observes through every curve of the dial. The game is connect-4
 //! unless the first argument names another.
@@ -72,7 +73,9 @@ where
     let mut them = roster.build(opponent)?;
     let mut me: AdaptiveAgent<G, _> = AdaptiveAgent::new(agents, *target, *depth)?;
     println!("{} vs {opponent} on {name}, {games} games, seed {seed}", me.name());
-    println!("game  opp_colour  opp_result  opp_score  opp_elo_est  own_elo  theta_mean  moves_seen  likeliest_curve");
+    println!(
+        "game  opp_colour  opp_result  opp_score  opp_elo_est  own_elo  theta_mean  moves_seen  likeliest_curve  playing"
+    );
     println!("opponent plays {}", dial_setting(&dial, opponent));
     println!("   0           -           -          -  {:>11.0}  {:>7.0}", me.opponent_elo(), me.own_elo());
     let mut r = rng::seeded(seed);
@@ -110,7 +113,7 @@ where
         let curves = me.curve_probabilities();
         let (curve, p) = curves.iter().fold(("", 0.0), |b, (c, p)| if *p > b.1 { (c.as_str(), *p) } else { b });
         println!(
-            "{:>4}  {:>10}  {:>10}  {:>9.3}  {:>11.0}  {:>7.0}  {:>10.4}  {:>10}  {curve} ({p:.2})",
+            "{:>4}  {:>10}  {:>10}  {:>9.3}  {:>11.0}  {:>7.0}  {:>10.4}  {:>10}  {curve} ({p:.2})  {}",
             g + 1,
             if their_colour == Player::First { "first" } else { "second" },
             format!("{result:?}"),
@@ -118,7 +121,8 @@ where
             me.opponent_elo(),
             me.own_elo(),
             me.posterior().mean(),
-            me.posterior().observations()
+            me.posterior().observations(),
+            me.playing()
         );
     }
     if let Some(e) = score.score() {

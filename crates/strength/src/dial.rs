@@ -649,6 +649,40 @@ impl Dial {
         Ok(curve.setting(elo))
     }
 
+    /// The setting playing at `elo` on the curve named `curve` (its spec
+    /// without θ, as in [`rating_of`](Self::rating_of)) when that curve's
+    /// range covers `elo`; otherwise, or if there is no such curve,
+    /// [`setting`](Self::setting)'s choice.
+    ///
+    /// A prediction between two settings of one curve is better than one
+    /// across curves wherever the calibration's model misfits (see
+    /// [`Calibration::misfit`]); the adaptive agent plays on the curve that
+    /// best explains its opponent for that reason.
+    ///
+    /// ```
+    /// # use strength::dial::{Calibration, Dial};
+    /// # let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../calibration/gobang.json")).unwrap();
+    /// let dial = Dial::new(Calibration::from_json(&json)?)?;
+    /// // 1250 is above the depth-1 curve's largest finite θ: the dial's own
+    /// // choice is a depth-2 player, but the depth-1 curve still covers it.
+    /// assert!(dial.setting(1250.0)?.to_string().contains("depth=2"));
+    /// let on_one = dial.setting_on("boltzmann:depth=1,softcap=10000", 1250.0)?;
+    /// assert!(on_one.to_string().starts_with("boltzmann:depth=1,softcap=10000,theta="));
+    /// // Outside that curve's range, the dial's own choice.
+    /// assert_eq!(dial.setting_on("boltzmann:depth=1,softcap=10000", 1600.0)?, dial.setting(1600.0)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn setting_on(&self, curve: &str, elo: f64) -> Result<AgentSpec, DialError> {
+        let covering = self.curves.iter().find(|c| {
+            let (lo, hi) = c.range();
+            c.base.to_string() == curve && lo <= elo && elo <= hi
+        });
+        match covering {
+            Some(c) => Ok(c.setting(elo)),
+            None => self.setting(elo),
+        }
+    }
+
     /// The rating the dial predicts for `theta` on `curve` (the inverse of
     /// [`setting`](Self::setting)), or `None` if there is no such curve, or
     /// `theta` lies below a [partial](Calibration::partial_curves) curve's

@@ -26,6 +26,27 @@ fn boltzmann_move(values: &[f64], theta: f64, cap: f64, rng: &mut impl Rng) -> u
     w.len() - 1
 }
 
+/// Plays `games` games from `start`, colours alternating (`me` first in the
+/// even ones), both agents reset before each, the games' seeds drawn from
+/// `seed`.
+fn alternate<G, A, B>(start: &G, me: &mut A, them: &mut B, games: u64, seed: u64, max_plies: Option<usize>)
+where
+    G: Game,
+    A: Agent<G> + ?Sized,
+    B: Agent<G> + ?Sized,
+{
+    let mut seeds = rng::seeded(seed);
+    for game in 0..games {
+        me.reset();
+        them.reset();
+        if game % 2 == 0 {
+            play_match(start, me, them, seeds.random(), max_plies).unwrap();
+        } else {
+            play_match(start, them, me, seeds.random(), max_plies).unwrap();
+        }
+    }
+}
+
 #[test]
 fn posterior_moves_towards_the_players_theta() {
     let cap = 100.0;
@@ -397,17 +418,7 @@ fn adaptive_finds_the_opponents_depth_on_the_dial() {
         let mut them = r.build(&setting).unwrap();
         let mut me: AdaptiveAgent<Connect4, _> = AdaptiveAgent::new(agents.clone(), 0.5, None).unwrap();
         assert_eq!(me.curve_probabilities().len(), 4);
-        let mut seeds = rng::seeded(3);
-        for game in 0..10u64 {
-            me.reset();
-            them.reset();
-            let start = Connect4::standard();
-            if game % 2 == 0 {
-                play_match(&start, &mut me, &mut them, seeds.random(), None).unwrap();
-            } else {
-                play_match(&start, &mut them, &mut me, seeds.random(), None).unwrap();
-            }
-        }
+        alternate(&Connect4::standard(), &mut me, them.as_mut(), 10, 3, None);
         let probs = me.curve_probabilities();
         let p = probs.iter().find(|c| c.0 == curve).unwrap().1;
         eprintln!("{setting}: {probs:?}, estimate {:.0}", me.opponent_elo());
@@ -439,6 +450,32 @@ fn adaptive_and_online_read_a_soft_capped_dial() {
     let record = play_match(&Gobang::default(), &mut me, &mut them, 5, Some(60)).unwrap();
     assert!(!record.moves.is_empty());
     assert!(me.opponent_elo().is_finite());
+}
+
+/// The adaptive agent plays on the curve that best explains its opponent
+/// wherever that curve reaches its rating. On gobang, a depth-1 player near
+/// the top of the depth-1 curve, and a target of 0.4, put the agent's aim
+/// above that curve's largest finite θ (1202), where the dial's own choice
+/// is a depth-2 player; the agent stays on the depth-1 curve, which reaches
+/// up to its greedy top (1300), and plays the same rating there.
+#[test]
+fn adaptive_plays_on_the_opponents_curve() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../calibration/gobang.json");
+    let dial = Dial::new(Calibration::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()).unwrap();
+    let agents = StandardAgents::new(GobangEval::default()).with_table_mib(1).with_dial(dial.clone());
+    let opponent = dial.setting(1180.0).unwrap().to_string();
+    assert!(opponent.starts_with("boltzmann:depth=1,"), "{opponent}");
+    let mut them = Roster::new().with(agents.clone()).build(&opponent).unwrap();
+    let mut me: AdaptiveAgent<Gobang, _> = AdaptiveAgent::new(agents, 0.4, None).unwrap();
+    alternate(&Gobang::default(), &mut me, them.as_mut(), 12, 11, Some(225));
+    let probs = me.curve_probabilities();
+    assert!(probs[0].0.starts_with("boltzmann:depth=1,") && probs[0].1 > 0.9, "{probs:?}");
+    let own = me.own_elo();
+    assert!(own > 1210.0 && own < 1300.0, "own rating {own}, estimate {}", me.opponent_elo());
+    let dials_choice = dial.setting(own).unwrap().to_string();
+    assert!(dials_choice.starts_with("boltzmann:depth=2,"), "{dials_choice}");
+    let playing = me.playing().to_string();
+    assert!(playing.starts_with("boltzmann:depth=1,softcap=10000,theta="), "{playing}");
 }
 
 /// The explained choice of `aware` and `online`, with and without

@@ -576,8 +576,17 @@ pub struct AdaptiveStep {
 /// `n`-th observed move the rating played moves the fraction
 /// `0.2·n/(n + 20)` of the way towards the aim (little while the posterior
 /// is still vague, a fifth at most), and the dial's agent is rebuilt only
-/// when the rating has moved by more than 10 Elo, so the strength does not
-/// swing with single moves; the posterior is kept across games.
+/// when the rating has moved by more than 10 Elo (or the likeliest curve
+/// changed), so the strength does not swing with single moves; the
+/// posterior is kept across games.
+///
+/// It plays on the curve that best explains the opponent
+/// ([`Dial::setting_on`], the likeliest of
+/// [`curve_probabilities`](Self::curve_probabilities)) wherever that curve
+/// reaches the rating, so that the aim is predicted between two settings
+/// of one curve, not across search depths, where a calibration fits worse.
+/// Before any observed move, and where that curve does not reach, it plays
+/// the dial's own [`setting`](Dial::setting).
 pub struct AdaptiveAgent<G: Game, E: Evaluator<G>> {
     factory: StandardAgents<E>,
     dial: Dial,
@@ -587,6 +596,10 @@ pub struct AdaptiveAgent<G: Game, E: Evaluator<G>> {
     learner: ThetaLearner<G, E>,
     own: f64,
     built_at: f64,
+    /// The curve the agent was built on (`None`: the dial's own choice).
+    built_on: Option<String>,
+    /// The setting it plays.
+    playing: AgentSpec,
     inner: BoxedAgent<G>,
     trajectory: Vec<AdaptiveStep>,
     name: String,
@@ -638,6 +651,8 @@ where
             learner,
             own: 0.0,
             built_at: f64::NAN,
+            built_on: None,
+            playing: AgentSpec::new("random"),
             trajectory: Vec::new(),
             name,
         };
@@ -682,6 +697,21 @@ where
         &self.learner.models[best].1
     }
 
+    /// The dial setting it plays now.
+    pub fn playing(&self) -> &AgentSpec {
+        &self.playing
+    }
+
+    /// The curve to play on: the likeliest one, or `None` while no curve is
+    /// likelier than the others (before any observed move).
+    fn likeliest_curve(&self) -> Option<String> {
+        let p = self.curve_probabilities();
+        let top = p.iter().map(|c| c.1).fold(f64::NEG_INFINITY, f64::max);
+        let mut best = p.into_iter().filter(|c| c.1 == top);
+        let first = best.next()?;
+        best.next().is_none().then_some(first.0)
+    }
+
     /// Every step so far (one per observed opponent move).
     pub fn trajectory(&self) -> &[AdaptiveStep] {
         &self.trajectory
@@ -720,19 +750,26 @@ where
         let n = observations as f64;
         self.own += STEP * n / (n + HALF) * (aim - self.own);
         self.trajectory.push(AdaptiveStep { observations, opponent_elo: opp, aim, own_elo: self.own });
-        if (self.own - self.built_at).abs() > REBUILD {
+        if (self.own - self.built_at).abs() > REBUILD || self.likeliest_curve() != self.built_on {
             self.rebuild()?;
         }
         Ok(())
     }
 
     fn rebuild(&mut self) -> Result<(), String> {
-        let setting = self.dial.setting(self.own).map_err(|e| e.to_string())?;
+        let curve = self.likeliest_curve();
+        let setting = match &curve {
+            Some(c) => self.dial.setting_on(c, self.own),
+            None => self.dial.setting(self.own),
+        }
+        .map_err(|e| e.to_string())?;
         let agent = AgentFactory::<G>::build(&self.factory, &setting)
             .map_err(|e| e.to_string())?
             .ok_or_else(|| format!("the dial's setting {setting} is not a standard kind"))?;
         self.inner = agent;
         self.built_at = self.own;
+        self.built_on = curve;
+        self.playing = setting;
         Ok(())
     }
 }
