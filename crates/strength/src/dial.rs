@@ -649,6 +649,11 @@ impl Dial {
         Ok(curve.setting(elo))
     }
 
+    /// The curve named `name` (its spec without θ).
+    fn curve(&self, name: &str) -> Option<&Curve> {
+        self.curves.iter().find(|c| c.base.to_string() == name)
+    }
+
     /// The setting playing at `elo` on the curve named `curve` (its spec
     /// without θ, as in [`rating_of`](Self::rating_of)) when that curve's
     /// range covers `elo`; otherwise, or if there is no such curve,
@@ -673,9 +678,9 @@ impl Dial {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn setting_on(&self, curve: &str, elo: f64) -> Result<AgentSpec, DialError> {
-        let covering = self.curves.iter().find(|c| {
+        let covering = self.curve(curve).filter(|c| {
             let (lo, hi) = c.range();
-            c.base.to_string() == curve && lo <= elo && elo <= hi
+            lo <= elo && elo <= hi
         });
         match covering {
             Some(c) => Ok(c.setting(elo)),
@@ -688,7 +693,7 @@ impl Dial {
     /// `theta` lies below a [partial](Calibration::partial_curves) curve's
     /// weakest rung.
     pub fn rating_of(&self, curve: &str, theta: f64) -> Option<f64> {
-        let c = self.curves.iter().find(|c| c.base.to_string() == curve)?;
+        let c = self.curve(curve)?;
         let x = c.x(theta);
         let i = c.points.iter().position(|p| p.0 >= x)?;
         if i == 0 {

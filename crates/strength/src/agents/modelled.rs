@@ -596,8 +596,9 @@ pub struct AdaptiveAgent<G: Game, E: Evaluator<G>> {
     learner: ThetaLearner<G, E>,
     own: f64,
     built_at: f64,
-    /// The curve the agent was built on (`None`: the dial's own choice).
-    built_on: Option<String>,
+    /// The curve the agent was built on, an index into `curves` (`None`:
+    /// the dial's own choice).
+    built_on: Option<usize>,
     /// The setting it plays.
     playing: AgentSpec,
     inner: BoxedAgent<G>,
@@ -692,9 +693,15 @@ where
 
     /// The posterior over the opponent's θ on the most probable curve.
     pub fn posterior(&self) -> &ThetaPosterior {
-        let p = self.curve_probabilities();
-        let best = (0..p.len()).fold(0, |b, i| if p[i].1 > p[b].1 { i } else { b });
-        &self.learner.models[best].1
+        &self.learner.models[self.likeliest().0].1
+    }
+
+    /// The index of the most probable curve (the first on a tie), and
+    /// whether no other curve is as probable.
+    fn likeliest(&self) -> (usize, bool) {
+        let logs: Vec<f64> = self.learner.models.iter().map(|m| m.1.log_evidence()).collect();
+        let best = (0..logs.len()).fold(0, |b, i| if logs[i] > logs[b] { i } else { b });
+        (best, logs.iter().filter(|&&l| l == logs[best]).count() == 1)
     }
 
     /// The dial setting it plays now.
@@ -702,14 +709,12 @@ where
         &self.playing
     }
 
-    /// The curve to play on: the likeliest one, or `None` while no curve is
-    /// likelier than the others (before any observed move).
-    fn likeliest_curve(&self) -> Option<String> {
-        let p = self.curve_probabilities();
-        let top = p.iter().map(|c| c.1).fold(f64::NEG_INFINITY, f64::max);
-        let mut best = p.into_iter().filter(|c| c.1 == top);
-        let first = best.next()?;
-        best.next().is_none().then_some(first.0)
+    /// The curve to play on (an index into `curves`): the likeliest one, or
+    /// `None` while no curve is likelier than the others (before any
+    /// observed move).
+    fn curve_to_play(&self) -> Option<usize> {
+        let (best, unique) = self.likeliest();
+        unique.then_some(best)
     }
 
     /// Every step so far (one per observed opponent move).
@@ -750,16 +755,16 @@ where
         let n = observations as f64;
         self.own += STEP * n / (n + HALF) * (aim - self.own);
         self.trajectory.push(AdaptiveStep { observations, opponent_elo: opp, aim, own_elo: self.own });
-        if (self.own - self.built_at).abs() > REBUILD || self.likeliest_curve() != self.built_on {
+        if (self.own - self.built_at).abs() > REBUILD || self.curve_to_play() != self.built_on {
             self.rebuild()?;
         }
         Ok(())
     }
 
     fn rebuild(&mut self) -> Result<(), String> {
-        let curve = self.likeliest_curve();
-        let setting = match &curve {
-            Some(c) => self.dial.setting_on(c, self.own),
+        let curve = self.curve_to_play();
+        let setting = match curve {
+            Some(i) => self.dial.setting_on(&self.curves[i], self.own),
             None => self.dial.setting(self.own),
         }
         .map_err(|e| e.to_string())?;
