@@ -400,24 +400,33 @@ fn online_learns_from_the_move_that_ends_the_game() {
     assert_eq!(me.posterior().observations(), theirs as u64);
 }
 
-/// Observed through every curve of the connect-4 dial (depths 2, 4, 6, 8),
-/// the adaptive agent finds the depth the opponent searches: a depth-4
-/// Boltzmann player's moves are explained best by the depth-4 curve, a
-/// depth-2 player's by the depth-2 curve, and the estimated rating lands
-/// near the true one (a search of the wrong depth biased it by hundreds of
-/// Elo).
+/// Observed through every curve of the connect-4 dial (depths 2, 4, 6, 8
+/// and 12), the adaptive agent finds the depth the opponent searches: a
+/// depth-4 Boltzmann player's moves are explained best by the depth-4
+/// curve, a depth-2 player's by the depth-2 curve, a depth-12 player's by
+/// the depth-12 curve (partial: its prior starts at its weakest rung), and
+/// the estimated rating lands near the true one (a search of the wrong
+/// depth biased it by hundreds of Elo; without the depth-12 curve a 1400
+/// player looked like 1240 through depth-8 values).
 #[test]
 fn adaptive_finds_the_opponents_depth_on_the_dial() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../calibration/connect4.json");
     let dial = Dial::new(Calibration::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()).unwrap();
     let agents = StandardAgents::new(Connect4Eval::default()).with_table_mib(2).with_dial(dial.clone());
     let r = Roster::new().with(agents.clone());
-    for (rating, curve) in [(1000.0, "boltzmann:depth=4,cap=100"), (600.0, "boltzmann:depth=2,cap=100")] {
+    let cases = [
+        (1000.0, "boltzmann:depth=4,cap=100"),
+        (600.0, "boltzmann:depth=2,cap=100"),
+        (1400.0, "boltzmann:depth=12,cap=100"),
+    ];
+    for (rating, curve) in cases {
         let setting = dial.setting(rating).unwrap().to_string();
         assert!(setting.starts_with(curve), "{setting}");
         let mut them = r.build(&setting).unwrap();
         let mut me: AdaptiveAgent<Connect4, _> = AdaptiveAgent::new(agents.clone(), 0.5, None).unwrap();
-        assert_eq!(me.curve_probabilities().len(), 4);
+        let curves: Vec<String> = me.curve_probabilities().into_iter().map(|c| c.0).collect();
+        assert_eq!(curves.len(), 5);
+        assert_eq!(curves[4], "boltzmann:depth=12,cap=100");
         alternate(&Connect4::standard(), &mut me, them.as_mut(), 10, 3, None);
         let probs = me.curve_probabilities();
         let p = probs.iter().find(|c| c.0 == curve).unwrap().1;

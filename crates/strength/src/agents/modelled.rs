@@ -100,6 +100,36 @@ impl ThetaPosterior {
         ThetaPosterior { cap, thetas, log_weights: vec![0.0; n], log_scale: 0.0, observations: 0, scratch: Vec::new() }
     }
 
+    /// The same prior restricted to the grid points at or above
+    /// `theta_min`: for a curve of the dial rated only from its weakest rung
+    /// up (a [partial](crate::dial::Calibration::partial_curves) curve),
+    /// which can place no weaker player. Its evidence
+    /// ([`log_evidence`](Self::log_evidence)) still compares with a full
+    /// grid's: a weaker player's moves are better explained by a curve
+    /// that reaches down to it. Errors unless `theta_min` is finite,
+    /// positive and at most the grid's largest θ.
+    ///
+    /// ```
+    /// use strength::agents::ThetaPosterior;
+    /// let post = ThetaPosterior::new(100.0)?.with_floor(0.1)?;
+    /// assert_eq!(post.thetas().len(), 21); // θ·cap from 10 to 1000
+    /// assert!(post.thetas().iter().all(|&t| t >= 0.1 * (1.0 - 1e-12)));
+    /// assert!(ThetaPosterior::new(100.0)?.with_floor(20.0).is_err());
+    /// # Ok::<(), search_core::ParamError>(())
+    /// ```
+    pub fn with_floor(mut self, theta_min: f64) -> Result<Self, ParamError> {
+        let top = self.thetas.last().copied().unwrap_or(0.0);
+        // Grid points are powers of ten: allow for their rounding.
+        let floor = theta_min * (1.0 - 1e-9);
+        if !(theta_min.is_finite() && theta_min > 0.0 && floor <= top) {
+            return Err(ParamError::new("theta_min", format!("{theta_min} is not within (0, {top}]")));
+        }
+        let first = self.thetas.iter().position(|&t| t >= floor).unwrap_or(0);
+        self.thetas.drain(..first);
+        self.log_weights.drain(..first);
+        Ok(self)
+    }
+
     /// The cap's bound: the values lie within `±cap`.
     pub fn cap(&self) -> f64 {
         self.cap.bound()
@@ -316,13 +346,11 @@ struct ThetaLearner<G: Game, E: Evaluator<G>> {
 }
 
 impl<G: Game, E: Evaluator<G> + Clone> ThetaLearner<G, E> {
-    /// One model per `(depth, cap)`.
-    fn new(eval: &E, models: &[(u32, ScoreCap)], table_mib: usize) -> Result<Self, ParamError> {
+    /// One model per `(depth, prior)`: the prior learns from depth-`depth` values.
+    fn new(eval: &E, models: Vec<(u32, ThetaPosterior)>, table_mib: usize) -> Result<Self, ParamError> {
         let models = models
-            .iter()
-            .map(|&(depth, cap)| {
-                Ok((MoveValues::new(eval.clone(), depth, table_mib)?, ThetaPosterior::with_score_cap(cap)))
-            })
+            .into_iter()
+            .map(|(depth, prior)| Ok((MoveValues::new(eval.clone(), depth, table_mib)?, prior)))
             .collect::<Result<Vec<_>, ParamError>>()?;
         Ok(ThetaLearner { models, watcher: MoveWatcher::default(), scratch: Vec::new() })
     }
@@ -447,7 +475,7 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
         forget_each_game: bool,
         table_mib: usize,
     ) -> Result<Self, ParamError> {
-        let learner = ThetaLearner::new(&eval, &[(depth, cap)], table_mib)?;
+        let learner = ThetaLearner::new(&eval, vec![(depth, ThetaPosterior::with_score_cap(cap))], table_mib)?;
         let rule = Modelled::new(OpponentModel::boltzmann(learner.posterior().mean())?).with_cap(cap.bound())?;
         let player = OnlinePlayer::Ours(Box::new(ModelledAgent::new(ModelledSearch::new(rule, eval), depth)?));
         let name = match cap {
@@ -476,7 +504,8 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
     ) -> Result<Self, ParamError> {
         let (depth, cap) = (self.depth, self.learner.posterior().score_cap());
         if opp_depth != depth {
-            self.learner = ThetaLearner::new(&eval, &[(opp_depth, cap)], self.table_mib)?;
+            self.learner =
+                ThetaLearner::new(&eval, vec![(opp_depth, ThetaPosterior::with_score_cap(cap))], self.table_mib)?;
         }
         let rule = Modelled::new(OpponentModel::boltzmann(self.learner.posterior().mean())?).with_cap(cap.bound())?;
         let agent = configure(PredictingAgent::new(rule, eval, depth, opp_depth)?.with_safety(safety)?)?;
@@ -630,15 +659,30 @@ where
     /// observes through depth-`D` values only (the dial must have the curve
     /// `boltzmann:depth=D,...`); with `None`, through every capped
     /// Boltzmann curve of the dial at once, weighing them by how well each
-    /// explains the moves.
+    /// explains the moves. A [partial](crate::dial::Calibration::partial_curves)
+    /// curve is observed through with a prior from its weakest rung's θ up
+    /// ([`ThetaPosterior::with_floor`]), as it rates no weaker θ.
     pub fn new(factory: StandardAgents<E>, target: f64, depth: Option<u32>) -> Result<Self, String> {
         if !(target > 0.0 && target < 1.0) {
             return Err(format!("target must be within (0, 1), got {target}"));
         }
         let dial = factory.dial.clone().ok_or("adaptive needs a calibrated game (a dial)")?;
         let found = boltzmann_curves(&dial, depth)?;
-        let models: Vec<(u32, ScoreCap)> = found.iter().map(|c| (c.1, c.2)).collect();
-        let learner = ThetaLearner::new(&factory.eval, &models, factory.table_mib).map_err(|e| e.to_string())?;
+        let models = found
+            .iter()
+            .map(|c| {
+                let prior = ThetaPosterior::with_score_cap(c.cap);
+                Ok((
+                    c.depth,
+                    match c.floor {
+                        Some(t) => prior.with_floor(t)?,
+                        None => prior,
+                    },
+                ))
+            })
+            .collect::<Result<Vec<_>, ParamError>>()
+            .map_err(|e| e.to_string())?;
+        let learner = ThetaLearner::new(&factory.eval, models, factory.table_mib).map_err(|e| e.to_string())?;
         let name = match depth {
             Some(d) => format!("adaptive:target={target},depth={d}"),
             None => format!("adaptive:target={target}"),
@@ -647,7 +691,7 @@ where
             inner: Box::new(search_core::RandomAgent),
             factory,
             dial,
-            curves: found.into_iter().map(|c| c.0).collect(),
+            curves: found.into_iter().map(|c| c.name).collect(),
             target,
             learner,
             own: 0.0,
@@ -822,38 +866,49 @@ where
     }
 }
 
+/// A Boltzmann curve of the dial that the adaptive agent observes through.
+struct ObservedCurve {
+    /// Its spec without θ, e.g. `boltzmann:depth=4,cap=100`.
+    name: String,
+    depth: u32,
+    cap: ScoreCap,
+    /// A [partial](crate::dial::Calibration::partial_curves) curve's
+    /// weakest rung's θ: it rates no θ below, so its prior starts there
+    /// ([`ThetaPosterior::with_floor`]).
+    floor: Option<f64>,
+}
+
 /// The dial's curves `boltzmann:depth=D,cap=C` (or `softcap=C`), shallowest
-/// first, as `(name, D, cap)`: the one at `depth`, or all of them. Partial curves
-/// ([`Calibration::partial_curves`](crate::dial::Calibration::partial_curves))
-/// are left out: they rate no θ below their weakest rung, so they cannot
-/// place a weak opponent.
-fn boltzmann_curves(dial: &Dial, depth: Option<u32>) -> Result<Vec<(String, u32, ScoreCap)>, String> {
-    let mut found: Vec<(String, u32, ScoreCap)> = Vec::new();
-    let partial = &dial.calibration().partial_curves;
-    for r in &dial.calibration().rungs {
+/// first: the one at `depth`, or all of them.
+fn boltzmann_curves(dial: &Dial, depth: Option<u32>) -> Result<Vec<ObservedCurve>, String> {
+    let calibration = dial.calibration();
+    let mut found: Vec<ObservedCurve> = Vec::new();
+    for r in &calibration.rungs {
         let Some(name) = &r.curve else { continue };
-        if partial.contains(name) {
-            continue;
-        }
         let Ok(spec) = name.parse::<AgentSpec>() else { continue };
         if spec.kind() != "boltzmann" {
             continue;
         }
         let d = spec.get("depth").and_then(|d| d.parse::<u32>().ok());
         let c = spec.score_cap().ok().flatten();
-        if let (Some(d), Some(c)) = (d, c)
-            && !found.iter().any(|f| f.0 == spec.to_string())
+        let name = spec.to_string();
+        if let (Some(depth), Some(cap)) = (d, c)
+            && !found.iter().any(|f| f.name == name)
         {
-            found.push((spec.to_string(), d, c));
+            let floor = calibration.partial_curves.contains(&name).then(|| {
+                let on_curve = calibration.rungs.iter().filter(|r| r.curve.as_deref() == Some(name.as_str()));
+                on_curve.filter_map(|r| r.theta).fold(f64::INFINITY, f64::min)
+            });
+            found.push(ObservedCurve { name, depth, cap, floor });
         }
     }
-    found.sort_by_key(|f| f.1);
+    found.sort_by_key(|f| f.depth);
     match depth {
         None if found.is_empty() => Err("the dial has no capped boltzmann curve".to_string()),
         None => Ok(found),
         Some(d) => found
             .into_iter()
-            .find(|f| f.1 == d)
+            .find(|f| f.depth == d)
             .map(|f| vec![f])
             .ok_or_else(|| format!("the dial has no boltzmann curve at depth {d}")),
     }
@@ -861,7 +916,7 @@ fn boltzmann_curves(dial: &Dial, depth: Option<u32>) -> Result<Vec<(String, u32,
 
 /// The cap of the dial's shallowest Boltzmann curve, if any.
 fn dial_cap(dial: Option<&Dial>) -> Option<ScoreCap> {
-    dial.and_then(|d| boltzmann_curves(d, None).ok()).and_then(|c| c.first().map(|c| c.2))
+    dial.and_then(|d| boltzmann_curves(d, None).ok()).and_then(|c| c.first().map(|c| c.cap))
 }
 
 /// The spec keys of the predicting search (`opp_depth=K`): `safety=κ` (the
