@@ -407,7 +407,8 @@ fn online_learns_from_the_move_that_ends_the_game() {
 /// the depth-12 curve (partial: its prior starts at its weakest rung), and
 /// the estimated rating lands near the true one (a search of the wrong
 /// depth biased it by hundreds of Elo; without the depth-12 curve a 1400
-/// player looked like 1240 through depth-8 values).
+/// player looked like 1240 through depth-8 values). A curve that cannot
+/// explain the moves is dropped.
 #[test]
 fn adaptive_finds_the_opponents_depth_on_the_dial() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../calibration/connect4.json");
@@ -433,6 +434,11 @@ fn adaptive_finds_the_opponents_depth_on_the_dial() {
         eprintln!("{setting}: {probs:?}, estimate {:.0}", me.opponent_elo());
         assert!(p > 0.9, "{probs:?}");
         assert!((me.opponent_elo() - rating).abs() < 150.0, "{}", me.opponent_elo());
+        if rating < 1100.0 {
+            // Below the depth-12 curve's reach, its evidence falls far
+            // behind: it is dropped (no longer searched) and counts for 0.
+            assert_eq!(probs[4].1, 0.0, "{probs:?}");
+        }
     }
 }
 

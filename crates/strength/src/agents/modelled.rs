@@ -339,11 +339,24 @@ impl<G: Game, E: Evaluator<G>> MoveValues<G, E> {
 /// ([`ThetaPosterior`]), one per model: the depth-`D` values of each
 /// position it moved from, for one depth (online) or for every depth of
 /// the dial's curves (adaptive).
+///
+/// A model whose evidence falls [`DROP_NATS`] behind the best one's is
+/// dropped: it is no longer searched or updated, and counts as impossible
+/// until [`forget`](Self::forget). Its weight was below `e^−25` of the
+/// best's, too little to change a rating, and a deep model (connect-4's
+/// depth 12) costs far more than the others against the weak players it
+/// cannot explain.
 struct ThetaLearner<G: Game, E: Evaluator<G>> {
     models: Vec<(MoveValues<G, E>, ThetaPosterior)>,
+    /// Which models are dropped, in the order of `models`.
+    dropped: Vec<bool>,
     watcher: MoveWatcher<G>,
     scratch: Vec<(Vec<f64>, usize)>,
 }
+
+/// How far (in natural log units, a Bayes factor of about 7·10¹⁰) a
+/// model's evidence may fall behind the best's before it is dropped.
+const DROP_NATS: f64 = 25.0;
 
 impl<G: Game, E: Evaluator<G> + Clone> ThetaLearner<G, E> {
     /// One model per `(depth, prior)`: the prior learns from depth-`depth` values.
@@ -352,7 +365,8 @@ impl<G: Game, E: Evaluator<G> + Clone> ThetaLearner<G, E> {
             .into_iter()
             .map(|(depth, prior)| Ok((MoveValues::new(eval.clone(), depth, table_mib)?, prior)))
             .collect::<Result<Vec<_>, ParamError>>()?;
-        Ok(ThetaLearner { models, watcher: MoveWatcher::default(), scratch: Vec::new() })
+        let dropped = vec![false; models.len()];
+        Ok(ThetaLearner { models, dropped, watcher: MoveWatcher::default(), scratch: Vec::new() })
     }
 }
 
@@ -364,25 +378,41 @@ impl<G: Game, E: Evaluator<G>> ThetaLearner<G, E> {
 
     fn forget(&mut self) {
         self.models.iter_mut().for_each(|m| m.1.forget());
+        self.dropped.iter_mut().for_each(|d| *d = false);
+    }
+
+    /// Each model's log evidence ([`ThetaPosterior::log_evidence`]), −∞ for
+    /// a dropped one.
+    fn log_evidences(&self) -> Vec<f64> {
+        let evidence = |(m, &dropped): (&(MoveValues<G, E>, ThetaPosterior), &bool)| {
+            if dropped { f64::NEG_INFINITY } else { m.1.log_evidence() }
+        };
+        self.models.iter().zip(&self.dropped).map(evidence).collect()
     }
 
     /// Before our move at `state`: learns from the opponent's move that led
     /// here, if one can be inferred; `true` when the posteriors changed.
-    /// Every model learns from the move or none does, so that their
-    /// evidences stay comparable.
+    /// Every model that is not dropped learns from the move or none does,
+    /// so that their evidences stay comparable.
     fn observe(&mut self, state: &G) -> Result<bool, GameError> {
         let Some((before, mv)) = self.watcher.observe(state) else {
             return Ok(false);
         };
         self.scratch.clear();
-        for (values, _) in &mut self.models {
+        for ((values, _), _) in self.models.iter_mut().zip(&self.dropped).filter(|m| !m.1) {
             match values.decision(&before, mv)? {
                 Some(d) => self.scratch.push(d),
                 None => return Ok(false),
             }
         }
-        for ((_, post), (values, i)) in self.models.iter_mut().zip(&self.scratch) {
+        let live = self.models.iter_mut().zip(&self.dropped).filter(|m| !m.1);
+        for (((_, post), _), (values, i)) in live.zip(&self.scratch) {
             post.update(values, *i)?;
+        }
+        let logs = self.log_evidences();
+        let best = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        for (dropped, l) in self.dropped.iter_mut().zip(logs) {
+            *dropped |= l < best - DROP_NATS;
         }
         Ok(true)
     }
@@ -721,9 +751,11 @@ where
 
     /// Each curve observed through, with the probability that the opponent
     /// is best described by it (its posterior's evidence, normalised; equal
-    /// before any move).
+    /// before any move). A curve whose evidence has fallen 25 natural-log
+    /// units behind the likeliest one's is no longer searched and gets 0,
+    /// until the agent forgets what it learnt.
     pub fn curve_probabilities(&self) -> Vec<(String, f64)> {
-        let logs: Vec<f64> = self.learner.models.iter().map(|m| m.1.log_evidence()).collect();
+        let logs = self.learner.log_evidences();
         let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let w: Vec<f64> = logs.iter().map(|l| (l - top).exp()).collect();
         let total: f64 = w.iter().sum();
@@ -743,7 +775,7 @@ where
     /// The index of the most probable curve (the first on a tie), and
     /// whether no other curve is as probable.
     fn likeliest(&self) -> (usize, bool) {
-        let logs: Vec<f64> = self.learner.models.iter().map(|m| m.1.log_evidence()).collect();
+        let logs = self.learner.log_evidences();
         let best = (0..logs.len()).fold(0, |b, i| if logs[i] > logs[b] { i } else { b });
         (best, logs.iter().filter(|&&l| l == logs[best]).count() == 1)
     }
@@ -795,7 +827,7 @@ where
     fn adapt(&mut self) -> Result<(), String> {
         let opp = self.opponent_elo();
         let aim = self.aim(opp);
-        let observations = self.learner.posterior().observations();
+        let observations = self.posterior().observations();
         let n = observations as f64;
         self.own += STEP * n / (n + HALF) * (aim - self.own);
         self.trajectory.push(AdaptiveStep { observations, opponent_elo: opp, aim, own_elo: self.own });
