@@ -339,6 +339,9 @@ struct Curve {
     kappa: f64,
     /// `(x, rating)`, x increasing, rating non-decreasing.
     points: Vec<(f64, f64)>,
+    /// The weakest θ it rates: 0 when it starts at random play, else
+    /// its weakest rung's (a partial curve's, or any without an anchor).
+    least: f64,
 }
 
 impl Curve {
@@ -449,7 +452,8 @@ impl Dial {
             finite.sort_by(f64::total_cmp);
             let kappa = finite[finite.len() / 2];
             let top = rungs.iter().find(|r| r.theta == Some(f64::INFINITY)).map(|r| r.spec.clone());
-            let mut curve = Curve { base, top, kappa, points: Vec::new() };
+            let least = rungs[0].theta.expect("checked");
+            let mut curve = Curve { base, top, kappa, points: Vec::new(), least };
             // Random play (θ = 0) starts every curve at its rating, but a
             // partial one.
             let mut xs = Vec::new();
@@ -462,6 +466,7 @@ impl Dial {
                 xs.push(0.0);
                 ratings.push(a);
                 weights.push(1e6);
+                curve.least = 0.0;
             }
             for r in &rungs {
                 xs.push(curve.x(r.theta.expect("checked")));
@@ -652,6 +657,13 @@ impl Dial {
     /// The curve named `name` (its spec without θ).
     fn curve(&self, name: &str) -> Option<&Curve> {
         self.curves.iter().find(|c| c.base.to_string() == name)
+    }
+
+    /// The weakest θ the curve named `curve` rates ([`rating_of`](Self::rating_of)
+    /// is `None` below it): 0 for a curve that starts at random play, else
+    /// its weakest rung's θ (a [partial](Calibration::partial_curves) curve).
+    pub(crate) fn least_theta(&self, curve: &str) -> Option<f64> {
+        self.curve(curve).map(|c| c.least)
     }
 
     /// The setting playing at `elo` on the curve named `curve` (its spec

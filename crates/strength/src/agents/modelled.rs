@@ -702,13 +702,11 @@ where
             .iter()
             .map(|c| {
                 let prior = ThetaPosterior::with_score_cap(c.cap);
-                Ok((
-                    c.depth,
-                    match c.floor {
-                        Some(t) => prior.with_floor(t)?,
-                        None => prior,
-                    },
-                ))
+                let prior = match c.floor {
+                    Some(t) => prior.with_floor(t)?,
+                    None => prior,
+                };
+                Ok((c.depth, prior))
             })
             .collect::<Result<Vec<_>, ParamError>>()
             .map_err(|e| e.to_string())?;
@@ -904,18 +902,17 @@ struct ObservedCurve {
     name: String,
     depth: u32,
     cap: ScoreCap,
-    /// A [partial](crate::dial::Calibration::partial_curves) curve's
-    /// weakest rung's θ: it rates no θ below, so its prior starts there
-    /// ([`ThetaPosterior::with_floor`]).
+    /// The weakest θ the curve rates ([`Dial::least_theta`]) when above 0
+    /// (a [partial](crate::dial::Calibration::partial_curves) curve's
+    /// weakest rung): its prior starts there ([`ThetaPosterior::with_floor`]).
     floor: Option<f64>,
 }
 
 /// The dial's curves `boltzmann:depth=D,cap=C` (or `softcap=C`), shallowest
 /// first: the one at `depth`, or all of them.
 fn boltzmann_curves(dial: &Dial, depth: Option<u32>) -> Result<Vec<ObservedCurve>, String> {
-    let calibration = dial.calibration();
     let mut found: Vec<ObservedCurve> = Vec::new();
-    for r in &calibration.rungs {
+    for r in &dial.calibration().rungs {
         let Some(name) = &r.curve else { continue };
         let Ok(spec) = name.parse::<AgentSpec>() else { continue };
         if spec.kind() != "boltzmann" {
@@ -927,10 +924,7 @@ fn boltzmann_curves(dial: &Dial, depth: Option<u32>) -> Result<Vec<ObservedCurve
         if let (Some(depth), Some(cap)) = (d, c)
             && !found.iter().any(|f| f.name == name)
         {
-            let floor = calibration.partial_curves.contains(&name).then(|| {
-                let on_curve = calibration.rungs.iter().filter(|r| r.curve.as_deref() == Some(name.as_str()));
-                on_curve.filter_map(|r| r.theta).fold(f64::INFINITY, f64::min)
-            });
+            let floor = dial.least_theta(&name).filter(|&t| t > 0.0);
             found.push(ObservedCurve { name, depth, cap, floor });
         }
     }
