@@ -3,6 +3,7 @@
 
 use search_core::backup::predicting::PredictingAgent;
 use search_core::backup::{Minimax, Modelled, OpponentModel};
+use search_core::policy::ScoreCap;
 use search_core::search::{Limits, Options, Search};
 use search_core::tree::{LeafModel, RandomTree, RandomTreeEval};
 use search_core::{Agent, Evaluator, Game, Player, Status, rng};
@@ -140,12 +141,14 @@ fn negamax(t: &RandomTree, eval: &RandomTreeEval, d: u32, ply: u32) -> f64 {
 /// Brute force of the opponent modelled at its first `plies` moves only:
 /// at those nodes the expectation under `rule`'s model of the opponent's
 /// depth-`opp` values (`κ` blends in the worst reply), at ours the maximum,
-/// at the deeper opponent nodes the minimum; utilities throughout.
+/// at the deeper opponent nodes the minimum; utilities throughout. The
+/// opponent's values are bounded by `opp_cap`, or else by the rule's cap.
 #[allow(clippy::too_many_arguments)]
 fn reference(
     t: &RandomTree,
     eval: &RandomTreeEval,
     rule: &Modelled,
+    opp_cap: Option<ScoreCap>,
     left: u32,
     ply: u32,
     seen: u32,
@@ -170,8 +173,10 @@ fn reference(
         })
         .collect();
     let next = if ours { seen } else { seen + 1 };
-    let values: Vec<f64> =
-        children.iter().map(|c| reference(c, eval, rule, left - 1, ply + 1, next, plies, opp, kappa, me)).collect();
+    let values: Vec<f64> = children
+        .iter()
+        .map(|c| reference(c, eval, rule, opp_cap, left - 1, ply + 1, next, plies, opp, kappa, me))
+        .collect();
     let (max, min) = values.iter().fold((f64::NEG_INFINITY, f64::INFINITY), |(a, b), &v| (a.max(v), b.min(v)));
     if ours {
         return max;
@@ -179,9 +184,15 @@ fn reference(
     if seen >= plies {
         return min;
     }
-    let theirs: Vec<f64> = children.iter().map(|c| -negamax(c, eval, opp - 1, 1)).collect();
+    let mut theirs: Vec<f64> = children.iter().map(|c| -negamax(c, eval, opp - 1, 1)).collect();
     let mut p = Vec::new();
-    rule.model().probabilities(&theirs, rule.cap(), &mut p);
+    match opp_cap {
+        Some(c) => {
+            theirs.iter_mut().for_each(|v| *v = c.apply(*v));
+            rule.model().probabilities(&theirs, None, &mut p);
+        }
+        None => rule.model().probabilities(&theirs, rule.cap(), &mut p),
+    }
     let e: f64 = p.iter().zip(&values).map(|(q, v)| q * v).sum();
     (1.0 - kappa) * e + kappa * min
 }
@@ -190,7 +201,9 @@ fn reference(
 /// engine below ([`PredictingAgent::with_model_plies`]), the agent's root
 /// value is the brute force's (up to rounding in the expectation's order
 /// of summation) and its tied best moves are the brute force's, for
-/// greedy to near-random opponents, with and without a cap and safety.
+/// greedy to near-random opponents, without a cap, with a hard one (the
+/// rule's, or given as the opponent's) and with a soft one for the
+/// opponent ([`PredictingAgent::with_opponent_cap`]), with and without safety.
 #[test]
 fn model_plies_match_a_brute_force() {
     let mut checked = 0;
@@ -201,18 +214,20 @@ fn model_plies_match_a_brute_force() {
         let eval = RandomTreeEval::for_tree(&t);
         let me = t.turn().player().unwrap();
         for theta in [0.1, 1.0, 20.0] {
-            for cap in [None, Some(2.0)] {
+            for cap in [None, Some(ScoreCap::Hard(2.0)), Some(ScoreCap::Soft(2.0))] {
                 let mut rule = Modelled::new(OpponentModel::boltzmann(theta).unwrap());
                 if let Some(c) = cap {
-                    rule = rule.with_cap(c).unwrap();
+                    rule = rule.with_cap(c.bound()).unwrap();
                 }
+                // A hard cap is the rule's own on even seeds, the
+                // opponent's given alike on odd ones.
+                let opp_cap = cap.filter(|c| matches!(c, ScoreCap::Soft(_)) || seed % 2 == 1);
                 for (depth, plies, opp, kappa) in [(3, 1, 2, 0.0), (4, 1, 3, 0.3), (5, 1, 2, 0.0), (5, 2, 2, 0.5)] {
-                    let mut agent = PredictingAgent::new(rule.clone(), eval, depth, opp)
-                        .unwrap()
-                        .with_safety(kappa)
-                        .unwrap()
-                        .with_model_plies(plies, 0)
-                        .unwrap();
+                    let mut agent = PredictingAgent::new(rule.clone(), eval, depth, opp).unwrap();
+                    if let Some(c) = opp_cap {
+                        agent = agent.with_opponent_cap(c);
+                    }
+                    let mut agent = agent.with_safety(kappa).unwrap().with_model_plies(plies, 0).unwrap();
                     let thought = agent.choose_explained(&t, &mut rng::seeded(seed)).unwrap().thought.unwrap();
                     let mut moves = Vec::new();
                     t.generate(&mut moves);
@@ -221,7 +236,7 @@ fn model_plies_match_a_brute_force() {
                         .map(|&m| {
                             let mut c = t;
                             c.play(m);
-                            reference(&c, &eval, &rule, depth - 1, 1, 0, plies, opp, kappa, me)
+                            reference(&c, &eval, &rule, opp_cap, depth - 1, 1, 0, plies, opp, kappa, me)
                         })
                         .collect();
                     let best = root.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -248,7 +263,7 @@ fn model_plies_match_a_brute_force() {
             }
         }
     }
-    assert_eq!(checked, 30 * 3 * 2 * 4);
+    assert_eq!(checked, 30 * 3 * 3 * 4);
 }
 
 /// With a node budget ([`PredictingAgent::with_node_budget`]) the agent

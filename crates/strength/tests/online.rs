@@ -194,6 +194,7 @@ fn specs_are_checked() {
     let r = roster();
     assert!(r.build("aware:depth=9,theta=1,cap=1").is_ok());
     assert!(r.build("aware:depth=9,theta=inf").is_ok());
+    assert!(r.build("aware:depth=9,theta=1,softcap=1,opp_depth=3").is_ok());
     for bad in [
         "aware:depth=9,theta=0",
         "aware:depth=9,theta=-1",
@@ -201,6 +202,8 @@ fn specs_are_checked() {
         "aware:depth=9",
         "aware:depth=0,theta=1",
         "aware:depth=9,theta=1,cap=0",
+        "aware:depth=9,theta=1,softcap=0",
+        "aware:depth=9,theta=1,cap=1,softcap=1,opp_depth=3",
         "online:depth=3", // no calibration here: the value scale is needed
         "online:depth=3,cap=1,memory=sometimes",
         "online:depth=3,cap=1,softcap=1",

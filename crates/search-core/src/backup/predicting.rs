@@ -13,6 +13,7 @@
 use rand::RngCore;
 
 use crate::backup::{Minimax, Modelled};
+use crate::policy::ScoreCap;
 use crate::search::{
     Bound, Control, Incomplete, Iteration, Limits, Observer, Options, Search, SearchResult, Stats, Window,
 };
@@ -103,6 +104,9 @@ pub struct PredictingAgent<G: Game, E: Evaluator<G>> {
     depth: u32,
     opponent: Search<G, Minimax, E>,
     opp_limits: Limits,
+    /// How the opponent bounds its values before choosing (`None`: the
+    /// rule's hard cap).
+    opp_cap: Option<ScoreCap>,
     moves: Vec<Vec<G::Move>>,
     values: Vec<f64>,
     probs: Vec<f64>,
@@ -160,6 +164,7 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
             depth,
             opponent,
             opp_limits: Limits::depth(opp_depth),
+            opp_cap: None,
             moves: Vec::new(),
             values: Vec::new(),
             probs: Vec::new(),
@@ -326,6 +331,39 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
         }
         self.safety = kappa;
         Ok(self)
+    }
+
+    /// Bounds the opponent's values by `cap` before its move distribution is
+    /// taken, as the player it models bounds them: a soft cap
+    /// (`cap·tanh(v/cap)`, [`ScoreCap::Soft`]) for a `boltzmann:...,softcap=C`
+    /// player, which never takes a won position for a merely good one.
+    /// Without it the opponent's values are clamped to the rule's cap
+    /// ([`Modelled::with_cap`]). Our own values (the utilities at the
+    /// horizon) keep the rule's cap either way.
+    ///
+    /// ```
+    /// use search_core::backup::predicting::PredictingAgent;
+    /// use search_core::backup::{Modelled, OpponentModel};
+    /// use search_core::policy::ScoreCap;
+    /// use search_core::tree::{LiteralEval, LiteralTree};
+    /// use search_core::{Agent, rng};
+    ///
+    /// // After move 1 the opponent (depth 1) sees a win (static −1000) and a
+    /// // position it judges nearly won (−12) that is in fact good for us (9).
+    /// // Clamped at ±10 the two look alike to it; softly capped the win looks
+    /// // better, and move 1 no longer beats move 0's sure −3.
+    /// let t: LiteralTree = "max(min(-3, -3), min(max[-12](9), max[-1000](-1000)))".parse()?;
+    /// let rule = || Modelled::new(OpponentModel::boltzmann(0.5).unwrap()).with_cap(10.0).unwrap();
+    /// let mut hard = PredictingAgent::new(rule(), LiteralEval, 3, 1)?;
+    /// assert_eq!(hard.choose(&t, &mut rng::seeded(1))?, 1);
+    /// let mut soft = PredictingAgent::new(rule(), LiteralEval, 3, 1)?.with_opponent_cap(ScoreCap::soft(10.0)?);
+    /// assert_eq!(soft.choose(&t, &mut rng::seeded(1))?, 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn with_opponent_cap(mut self, cap: ScoreCap) -> Self {
+        self.opp_cap = Some(cap);
+        self
     }
 
     /// Turns the pruning off (`false`: every node searched, the reference
@@ -573,8 +611,16 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
         let r = self.opponent.run(state, &self.opp_limits)?;
         self.nodes += r.stats.nodes;
         self.values.clear();
-        self.values.extend(r.root_moves.iter().map(|m| m.score));
-        self.rule.model().probabilities(&self.values, self.rule.cap(), &mut self.probs);
+        match self.opp_cap {
+            Some(cap) => {
+                self.values.extend(r.root_moves.iter().map(|m| cap.apply(m.score)));
+                self.rule.model().probabilities(&self.values, None, &mut self.probs);
+            }
+            None => {
+                self.values.extend(r.root_moves.iter().map(|m| m.score));
+                self.rule.model().probabilities(&self.values, self.rule.cap(), &mut self.probs);
+            }
+        }
         // Most likely replies first; the sum is taken relative to the first
         // one's value, so that equal values give exactly that value.
         let mut order: Vec<(G::Move, f64)> =

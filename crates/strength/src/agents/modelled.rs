@@ -488,7 +488,8 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
     /// opponent's moves by values under that cap
     /// ([`ThetaPosterior::with_score_cap`]); the search's model of the
     /// opponent ([`Modelled`]) caps hard at the same bound, the one cap it
-    /// has.
+    /// has; with [`with_opponent_depth`](Self::with_opponent_depth) the
+    /// prediction bounds the opponent's values by this cap, soft or hard.
     ///
     /// ```
     /// use games_small::{Connect4, Connect4Eval};
@@ -522,7 +523,8 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
     /// `safety=κ`).
     /// θ is then learnt on the opponent's depth-`opp_depth` values, the
     /// values the prediction applies it to (not on our search depth's: with
-    /// a node budget that depth may be a cap of 64 plies). `configure`
+    /// a node budget that depth may be a cap of 64 plies), under the same
+    /// cap ([`PredictingAgent::with_opponent_cap`]). `configure`
     /// finishes the agent (e.g. [`PredictingAgent::with_model_plies`]; `Ok`
     /// for none).
     pub fn with_opponent_depth(
@@ -538,7 +540,8 @@ impl<G: Game, E: Evaluator<G> + Clone> OnlineAgent<G, E> {
                 ThetaLearner::new(&eval, vec![(opp_depth, ThetaPosterior::with_score_cap(cap))], self.table_mib)?;
         }
         let rule = Modelled::new(OpponentModel::boltzmann(self.learner.posterior().mean())?).with_cap(cap.bound())?;
-        let agent = configure(PredictingAgent::new(rule, eval, depth, opp_depth)?.with_safety(safety)?)?;
+        let agent = PredictingAgent::new(rule, eval, depth, opp_depth)?.with_opponent_cap(cap);
+        let agent = configure(agent.with_safety(safety)?)?;
         self.player = OnlinePlayer::Own(Box::new(agent));
         self.name = format!("{},opp_depth={opp_depth}", self.name);
         if safety > 0.0 {
@@ -1051,17 +1054,22 @@ where
         "aware" => {
             let depth = depth_of(r.require("depth")?)?;
             let theta: f64 = r.require("theta")?;
-            let cap: Option<f64> = r.take("cap")?;
+            let cap = r.take_score_cap()?;
             let opp_depth: Option<u32> = r.take("opp_depth")?;
             let keys = PredictingKeys::read(&mut r, spec, opp_depth)?;
-            r.finish(&["depth", "theta", "cap", "opp_depth", "safety", "model_plies", "nodes", "when"])?;
+            r.finish(&["depth", "theta", "cap", "softcap", "opp_depth", "safety", "model_plies", "nodes", "when"])?;
             let mut rule = Modelled::new(OpponentModel::boltzmann(theta).map_err(|e| err(&e))?);
-            if let Some(c) = cap.or(dial_cap(agents.dial.as_ref()).map(|c| c.bound())) {
-                rule = rule.with_cap(c).map_err(|e| err(&e))?;
+            let cap = cap.or_else(|| dial_cap(agents.dial.as_ref()));
+            if let Some(c) = cap {
+                rule = rule.with_cap(c.bound()).map_err(|e| err(&e))?;
             }
             if let Some(k) = opp_depth {
                 let k = depth_of(k)?;
                 let a = PredictingAgent::new(rule, agents.eval.clone(), depth, k)
+                    .map(|a| match cap {
+                        Some(c) => a.with_opponent_cap(c),
+                        None => a,
+                    })
                     .and_then(|a| a.with_safety(keys.safety()))
                     .and_then(|a| keys.apply(a, agents.table_mib))
                     .map_err(|e| err(&e))?;
@@ -1120,7 +1128,7 @@ where
 pub(super) fn kinds(dial: bool) -> Vec<(String, String)> {
     let mut v = vec![
         (
-            "aware:depth=D,theta=T[,cap=C][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N][,when=lost|drawn]]"
+            "aware:depth=D,theta=T[,cap=C|,softcap=C][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N][,when=lost|drawn]]"
                 .to_string(),
             "searches against a Boltzmann opponent of inverse temperature T (with opp_depth: \
              predicted from its own depth-K values; safety: the weight of its worst reply; \
