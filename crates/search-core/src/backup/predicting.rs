@@ -104,8 +104,9 @@ pub struct PredictingAgent<G: Game, E: Evaluator<G>> {
     depth: u32,
     opponent: Search<G, Minimax, E>,
     opp_limits: Limits,
-    /// How the opponent bounds its values before choosing (`None`: the
-    /// rule's hard cap).
+    /// How the opponent bounds its values before choosing: the rule's cap,
+    /// hard, unless [`with_opponent_cap`](Self::with_opponent_cap) says
+    /// otherwise (`None`: unbounded).
     opp_cap: Option<ScoreCap>,
     moves: Vec<Vec<G::Move>>,
     values: Vec<f64>,
@@ -158,13 +159,14 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
         let opponent = Search::new(Minimax, eval.clone(), opts)?;
         let name = format!("predicting d{depth} (opponent d{opp_depth})");
         let bound = rule.utility_bound(eval.bounds()).unwrap_or(f64::INFINITY);
+        let opp_cap = rule.cap().map(ScoreCap::Hard);
         Ok(PredictingAgent {
             rule,
             eval,
             depth,
             opponent,
             opp_limits: Limits::depth(opp_depth),
-            opp_cap: None,
+            opp_cap,
             moves: Vec::new(),
             values: Vec::new(),
             probs: Vec::new(),
@@ -611,16 +613,9 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
         let r = self.opponent.run(state, &self.opp_limits)?;
         self.nodes += r.stats.nodes;
         self.values.clear();
-        match self.opp_cap {
-            Some(cap) => {
-                self.values.extend(r.root_moves.iter().map(|m| cap.apply(m.score)));
-                self.rule.model().probabilities(&self.values, None, &mut self.probs);
-            }
-            None => {
-                self.values.extend(r.root_moves.iter().map(|m| m.score));
-                self.rule.model().probabilities(&self.values, self.rule.cap(), &mut self.probs);
-            }
-        }
+        let cap = self.opp_cap;
+        self.values.extend(r.root_moves.iter().map(|m| cap.map_or(m.score, |c| c.apply(m.score))));
+        self.rule.model().probabilities(&self.values, None, &mut self.probs);
         // Most likely replies first; the sum is taken relative to the first
         // one's value, so that equal values give exactly that value.
         let mut order: Vec<(G::Move, f64)> =
