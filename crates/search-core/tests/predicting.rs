@@ -454,3 +454,101 @@ fn when_drawn_keeps_the_solved_value_and_lets_the_model_choose() {
     eprintln!("{plain} plain, {lost} lost, {held} solved short of a win ({chosen} with a choice)");
     assert!(plain >= 20 && lost >= 20 && chosen >= 20, "{plain} plain, {lost} lost, {held} held ({chosen} chosen)");
 }
+
+/// Every completed iteration of a plain alpha-beta search: its depth,
+/// value, whether it solved the root, the root moves its scores prove
+/// within `delta` of the best, and the nodes searched so far.
+struct Iterations {
+    delta: f64,
+    seen: Vec<(u32, f64, bool, Vec<u8>, u64)>,
+}
+
+impl search_core::search::Observer<RandomTree> for Iterations {
+    fn iteration(&mut self, it: &search_core::search::Iteration<'_, u8>) -> search_core::search::Control {
+        let floor = it.value - self.delta - 1e-9 * it.value.abs().max(1.0);
+        let near = it
+            .root_moves
+            .iter()
+            .filter(|m| m.bound != search_core::search::Bound::Upper && m.score >= floor)
+            .map(|m| m.mv)
+            .collect();
+        self.seen.push((it.depth, it.value, it.solved, near, it.stats.nodes));
+        search_core::search::Control::Continue
+    }
+}
+
+/// `when_near`, with a node budget: plain alpha-beta (the same engine)
+/// deepens until an iteration that leaves two or more root moves proven
+/// within `delta` of the best and whose successor, by the documented
+/// growth rule, would overrun the budget. There the predicting search
+/// chooses among exactly those moves, each of which a brute-force minimax
+/// search to that iteration's depth values at least the best minus `delta`
+/// (nothing worse is ever played). Where no iteration qualifies, the agent
+/// is that alpha-beta agent with the whole budget, move for move. Both cases
+/// occur often on these trees (leaves and static values in −3..3).
+#[test]
+fn when_near_chooses_among_the_moves_near_the_best() {
+    use search_core::search::SearchAgent;
+    let (mut plain, mut near) = (0, 0);
+    for seed in 0..300u64 {
+        let t = RandomTree::new(5300 + seed, 2 + (seed % 3) as u8, 7, LeafModel::Uniform { min: -3, max: 3 }).unwrap();
+        let eval = RandomTreeEval::for_tree(&t);
+        let rule = || Modelled::new(OpponentModel::boltzmann(0.7).unwrap()).with_cap(3.0).unwrap();
+        let (depth, budget, delta) = (7, 40 + 37 * (seed % 20), [0.5, 1.0, 2.0][(seed % 3) as usize]);
+        let agent = PredictingAgent::new(rule(), eval, depth, 2).unwrap().with_model_plies(1, 0).unwrap();
+        let mine = agent
+            .with_node_budget(budget)
+            .unwrap()
+            .when_near(delta)
+            .unwrap()
+            .choose_explained(&t, &mut rng::seeded(seed))
+            .unwrap();
+        let thought = mine.thought.unwrap();
+        let opts = || Options::recommended::<RandomTree, Minimax, RandomTreeEval>(&eval).with_table_mib(0);
+        let limits = Limits::full_tree().with_depth(depth).with_nodes(budget);
+        let mut record = Iterations { delta, seen: Vec::new() };
+        Search::new(Minimax, eval, opts()).unwrap().run_observed(&t, &limits, &mut record).unwrap();
+        // The documented stop: the first iteration with two or more near
+        // moves whose successor's predicted cost overruns the budget.
+        let (mut after, mut previous, mut stop) = (0u64, 0u64, None);
+        for (d, v, solved, moves, nodes) in &record.seen {
+            let this = nodes - after;
+            let growth = if previous > 0 { (this as f64 / previous as f64).clamp(1.5, 10.0) } else { 4.0 };
+            if moves.len() >= 2 && !solved && (*nodes as f64 + this as f64 * growth) > budget as f64 {
+                stop = Some((*d, *v, moves.clone()));
+                break;
+            }
+            (after, previous) = (*nodes, this);
+        }
+        let what = format!("seed {seed}, budget {budget}, delta {delta}");
+        match stop {
+            Some((d, v, moves)) => {
+                let mut searched: Vec<u8> = thought.scores.iter().map(|s| s.0).collect();
+                let mut expected = moves.clone();
+                searched.sort_unstable();
+                expected.sort_unstable();
+                assert_eq!(searched, expected, "{what}");
+                assert!(moves.contains(&mine.mv), "{what}");
+                let best = thought.scores.iter().map(|s| s.1).fold(f64::NEG_INFINITY, f64::max);
+                assert_eq!(thought.value, Some(best), "{what}");
+                // Brute force: every candidate is within delta of the best
+                // at that iteration's depth.
+                for &m in &moves {
+                    let mut child = t;
+                    child.play(m);
+                    let value = -negamax(&child, &eval, d - 1, 1);
+                    assert!(value >= v - delta - 1e-9, "{what}: move {m} is worth {value}, the best {v}");
+                }
+                near += 1;
+            }
+            None => {
+                let mut ab = SearchAgent::new(Search::new(Minimax, eval, opts()).unwrap(), limits.clone());
+                let theirs = ab.choose_explained(&t, &mut rng::seeded(seed)).unwrap();
+                assert_eq!((mine.mv, thought.value), (theirs.mv, theirs.thought.unwrap().value), "{what}");
+                plain += 1;
+            }
+        }
+    }
+    eprintln!("{plain} positions played by alpha-beta, {near} chosen among the near-best moves");
+    assert!(plain >= 30 && near >= 30, "{plain} plain, {near} near");
+}

@@ -331,11 +331,21 @@ fn opp_depth_is_checked() {
     let c = a.choose_explained(&TicTacToe::default(), &mut rng::seeded(1)).unwrap().thought.unwrap();
     assert!(c.stats.depth >= 1 && c.stats.depth < 9, "depth {}", c.stats.depth);
     assert!(r.build("online:depth=9,cap=1,opp_depth=3,model_plies=1,nodes=500").is_ok());
-    // when=lost|drawn play the engine below the modelled plies: they need
-    // them (and opp_depth); when takes always, lost or drawn only.
-    for bad in
-        ["when=lost", "opp_depth=3,when=lost", "opp_depth=3,when=drawn", "opp_depth=3,model_plies=1,when=sometimes"]
-    {
+    // when=lost|drawn|near play the engine below the modelled plies: they
+    // need them (and opp_depth); when takes always, lost, drawn or near
+    // only; delta is near's positive margin, and only near's.
+    for bad in [
+        "when=lost",
+        "opp_depth=3,when=lost",
+        "opp_depth=3,when=drawn",
+        "opp_depth=3,when=near",
+        "opp_depth=3,model_plies=1,when=sometimes",
+        "opp_depth=3,model_plies=1,when=near,delta=0",
+        "opp_depth=3,model_plies=1,when=near,delta=-1",
+        "opp_depth=3,model_plies=1,when=near,delta=inf",
+        "opp_depth=3,model_plies=1,when=lost,delta=2",
+        "opp_depth=3,model_plies=1,delta=2",
+    ] {
         assert!(r.build(&format!("aware:depth=2,theta=1,cap=1,{bad}")).is_err(), "{bad}");
         assert!(r.build(&format!("online:depth=2,cap=1,{bad}")).is_err(), "{bad}");
     }
@@ -343,6 +353,8 @@ fn opp_depth_is_checked() {
         "opp_depth=3,model_plies=1,when=lost",
         "opp_depth=3,model_plies=1,when=drawn",
         "opp_depth=3,model_plies=1,when=always",
+        "opp_depth=3,model_plies=1,when=near",
+        "opp_depth=3,model_plies=1,nodes=500,when=near,delta=0.5",
     ] {
         assert!(r.build(&format!("aware:depth=2,theta=1,cap=1,{good}")).is_ok(), "{good}");
         assert!(r.build(&format!("online:depth=2,cap=1,{good}")).is_ok(), "{good}");

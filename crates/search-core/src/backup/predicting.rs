@@ -15,7 +15,7 @@ use rand::RngCore;
 use crate::backup::{Minimax, Modelled};
 use crate::policy::ScoreCap;
 use crate::search::{
-    Bound, Control, Incomplete, Iteration, Limits, Observer, Options, Search, SearchResult, Stats, Window,
+    Bound, Control, Incomplete, Iteration, Limits, Observer, Options, RootMove, Search, SearchResult, Stats, Window,
 };
 use crate::{Agent, Choice, Evaluator, Game, GameError, MAX_PLY, ParamError, Player, Status, Thought, WIN_SCORE};
 
@@ -310,6 +310,47 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
         Ok(self)
     }
 
+    /// As [`when_lost`](Self::when_lost), and also where plain alpha-beta,
+    /// deepening within the node budget, has two or more root moves proven
+    /// within `delta` of the best (in the evaluator's units: exact scores,
+    /// or lower bounds, at least the best minus `delta`) and would not
+    /// complete its next iteration: its cost, predicted from the last
+    /// iteration's nodes times their growth over the one before (clamped to
+    /// 1.5..10; four times for the first), exceeds what is left. Alpha-beta
+    /// would spend the rest on an iteration it throws away; here it goes to
+    /// the predicting search among those moves, which chooses the one that
+    /// pays best against the predicted opponent. So the move gives up at
+    /// most `delta` against best play by the last iteration's view. Where
+    /// either condition fails the agent is `when_lost`'s, move for move.
+    /// Without a node budget, as `when_lost`. Errors unless the model plies
+    /// are set and `delta` is finite and positive.
+    ///
+    /// ```
+    /// use search_core::backup::predicting::PredictingAgent;
+    /// use search_core::backup::{Modelled, OpponentModel};
+    /// use search_core::tree::{LiteralEval, LiteralTree};
+    /// use search_core::{Agent, rng};
+    ///
+    /// let rule = || Modelled::new(OpponentModel::boltzmann(0.1).unwrap()).with_cap(10.0).unwrap();
+    /// let agent = || PredictingAgent::new(rule(), LiteralEval, 2, 1)?.with_model_plies(1, 0);
+    /// let t: LiteralTree = "max(min(0, 0), min(-1, 10))".parse()?;
+    /// // With no budget to economise, alpha-beta's move, as `when_lost`.
+    /// assert_eq!(agent()?.when_near(5.0)?.choose(&t, &mut rng::seeded(1))?, 0);
+    /// assert!(agent()?.when_near(0.0).is_err());
+    /// assert!(agent()?.when_near(f64::NAN).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn when_near(mut self, delta: f64) -> Result<Self, ParamError> {
+        if self.tail.is_none() {
+            return Err(ParamError::new("when", "near needs the model plies (the alpha-beta engine below them)"));
+        }
+        if !(delta.is_finite() && delta > 0.0) {
+            return Err(ParamError::new("delta", format!("must be finite and positive, got {delta}")));
+        }
+        self.trigger = Trigger::Near(delta);
+        Ok(self)
+    }
+
     /// Values the opponent's nodes `(1 − κ)·E + κ·min` (see the type's
     /// docs). Errors unless `0 ≤ κ < 1`.
     ///
@@ -550,7 +591,12 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
             limits = limits.with_nodes(n);
         }
         let tail = self.tail.as_mut().expect("a trigger needs a tail");
-        let mut watch = Prover { drawn: self.trigger == Trigger::Drawn, proof: Proof::Nothing };
+        let economy = match self.trigger {
+            Trigger::Near(delta) => self.budget.map(|b| (b, delta)),
+            _ => None,
+        };
+        let mut watch =
+            Prover { drawn: self.trigger == Trigger::Drawn, proof: Proof::Nothing, economy, after: 0, previous: 0 };
         let r = tail.engine.run_observed(state, &limits, &mut watch)?;
         Ok((r, watch.proof))
     }
@@ -629,7 +675,7 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
 }
 
 /// Where the predicting search is consulted.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Debug)]
 enum Trigger {
     /// At every move.
     Always,
@@ -637,6 +683,10 @@ enum Trigger {
     Lost,
     /// Where plain alpha-beta proves it lost or solves it without a win.
     Drawn,
+    /// As `Lost`, and where plain alpha-beta's next iteration would not
+    /// complete within the budget: the model chooses among the root moves
+    /// within this margin of the best.
+    Near(f64),
 }
 
 /// What plain alpha-beta proved about the root.
@@ -648,6 +698,10 @@ enum Proof {
     Lost,
     /// Solved: the game's value is this, short of a win.
     Held(f64),
+    /// Stopped after an iteration with this value, the next one not
+    /// expected to complete within the budget, two or more root moves
+    /// proven near the best.
+    Near(f64),
 }
 
 /// Stops iterative deepening at the first iteration whose value is a
@@ -656,6 +710,12 @@ enum Proof {
 struct Prover {
     drawn: bool,
     proof: Proof,
+    /// The node budget, when iterative deepening stops early at an
+    /// iteration the budget cannot complete (`Trigger::Near`).
+    economy: Option<(u64, f64)>,
+    /// Nodes after the previous iteration, and that iteration's own.
+    after: u64,
+    previous: u64,
 }
 
 impl<G: Game> Observer<G> for Prover {
@@ -669,8 +729,33 @@ impl<G: Game> Observer<G> for Prover {
             self.proof = Proof::Held(it.value);
             return Control::Stop;
         }
+        if let Some((budget, delta)) = self.economy {
+            let used = it.stats.nodes;
+            let this = used.saturating_sub(self.after);
+            // The next iteration's cost, by this one's growth (the first:
+            // four times).
+            let growth = if self.previous > 0 { (this as f64 / self.previous as f64).clamp(1.5, 10.0) } else { 4.0 };
+            let near = near_best(it.root_moves, it.value, delta).count();
+            if near >= 2
+                && !it.solved
+                && it.value.abs() <= decisive
+                && used as f64 + this as f64 * growth > budget as f64
+            {
+                self.proof = Proof::Near(it.value);
+                return Control::Stop;
+            }
+            self.after = used;
+            self.previous = this;
+        }
         Control::Continue
     }
+}
+
+/// The root moves whose scores prove them worth at least `best − delta`
+/// (exact scores, and lower bounds, at or above it).
+fn near_best<M: Copy>(root_moves: &[RootMove<M>], best: f64, delta: f64) -> impl Iterator<Item = M> + '_ {
+    let floor = best - delta - margin(best);
+    root_moves.iter().filter(move |m| m.bound != Bound::Upper && m.score >= floor).map(|m| m.mv)
 }
 
 /// Records whether the last iteration solved the root (never stops it).
@@ -770,6 +855,11 @@ impl<G: Game, E: Evaluator<G> + Clone> Agent<G> for PredictingAgent<G, E> {
                         r.stats.nodes = self.nodes;
                         return crate::search::choice_of(r, true, rng);
                     }
+                }
+                Proof::Near(v) => {
+                    let Trigger::Near(delta) = self.trigger else { unreachable!("only when_near stops there") };
+                    // Two or more, or the Prover would not have stopped.
+                    moves = near_best(&r.root_moves, v, delta).collect();
                 }
             }
         }

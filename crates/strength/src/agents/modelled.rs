@@ -953,18 +953,26 @@ fn dial_cap(dial: Option<&Dial>) -> Option<ScoreCap> {
 /// (the opponent modelled at its first P moves only, the alpha-beta engine
 /// below, [`PredictingAgent::with_model_plies`]) and `nodes=N` (iterative
 /// deepening within N nodes a move, [`PredictingAgent::with_node_budget`])
-/// and `when=always|lost|drawn` (`lost`: plain alpha-beta unless it proves
-/// the game lost, [`PredictingAgent::when_lost`]; `drawn`: also where it
-/// solves the game drawn, the model choosing among the moves that keep the
-/// draw, [`PredictingAgent::when_drawn`]; both need `model_plies`). Each
-/// needs `opp_depth`.
+/// and `when=always|lost|drawn|near` (`lost`: plain alpha-beta unless it
+/// proves the game lost, [`PredictingAgent::when_lost`]; `drawn`: also where
+/// it solves the game drawn, the model choosing among the moves that keep
+/// the draw, [`PredictingAgent::when_drawn`]; `near`: also where its next
+/// iteration would not complete within `nodes`, the model choosing among the
+/// moves within `delta=Δ` (default 5) of the best,
+/// [`PredictingAgent::when_near`]; all need `model_plies`). Each needs
+/// `opp_depth`.
 struct PredictingKeys {
     safety: Option<f64>,
     model_plies: Option<u32>,
     nodes: Option<u64>,
+    /// `delta=`: `when=near`'s margin.
+    delta: Option<f64>,
     /// `when=`: where the model is consulted.
     when: When,
 }
+
+/// The keys of the predicting search, `opp_depth` with them.
+const PREDICTING_KEYS: [&str; 6] = ["opp_depth", "safety", "model_plies", "nodes", "when", "delta"];
 
 /// The values of `when=`.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -972,6 +980,7 @@ enum When {
     Always,
     Lost,
     Drawn,
+    Near,
 }
 
 impl PredictingKeys {
@@ -982,19 +991,24 @@ impl PredictingKeys {
             None | Some("always") => When::Always,
             Some("lost") => When::Lost,
             Some("drawn") => When::Drawn,
-            Some(w) => return Err(SpecError::new(spec, format!("when={w}: expected always, lost or drawn"))),
+            Some("near") => When::Near,
+            Some(w) => return Err(SpecError::new(spec, format!("when={w}: expected always, lost, drawn or near"))),
         };
         let keys = PredictingKeys {
             safety: r.take("safety")?,
             model_plies: r.take("model_plies")?,
             nodes: r.take("nodes")?,
+            delta: r.take("delta")?,
             when,
         };
         if when != When::Always && keys.model_plies.is_none() {
             return Err(SpecError::new(
                 spec,
-                "when=lost|drawn needs model_plies (the alpha-beta engine it plays with)",
+                "when=lost|drawn|near needs model_plies (the alpha-beta engine it plays with)",
             ));
+        }
+        if keys.delta.is_some() && when != When::Near {
+            return Err(SpecError::new(spec, "delta is when=near's margin: it needs when=near"));
         }
         if opp_depth.is_none() {
             if keys.safety.is_some() {
@@ -1028,6 +1042,7 @@ impl PredictingKeys {
             When::Always => {}
             When::Lost => a = a.when_lost()?,
             When::Drawn => a = a.when_drawn()?,
+            When::Near => a = a.when_near(self.delta.unwrap_or(5.0))?,
         }
         Ok(a)
     }
@@ -1057,7 +1072,7 @@ where
             let cap = r.take_score_cap()?;
             let opp_depth: Option<u32> = r.take("opp_depth")?;
             let keys = PredictingKeys::read(&mut r, spec, opp_depth)?;
-            r.finish(&["depth", "theta", "cap", "softcap", "opp_depth", "safety", "model_plies", "nodes", "when"])?;
+            r.finish(&[&["depth", "theta", "cap", "softcap"][..], &PREDICTING_KEYS[..]].concat())?;
             let mut rule = Modelled::new(OpponentModel::boltzmann(theta).map_err(|e| err(&e))?);
             let cap = cap.or_else(|| dial_cap(agents.dial.as_ref()));
             if let Some(c) = cap {
@@ -1084,7 +1099,7 @@ where
             let memory: Option<String> = r.take("memory")?;
             let opp_depth: Option<u32> = r.take("opp_depth")?;
             let keys = PredictingKeys::read(&mut r, spec, opp_depth)?;
-            r.finish(&["depth", "cap", "softcap", "memory", "opp_depth", "safety", "model_plies", "nodes", "when"])?;
+            r.finish(&[&["depth", "cap", "softcap", "memory"][..], &PREDICTING_KEYS[..]].concat())?;
             let forget = match memory.as_deref() {
                 None | Some("keep") => false,
                 Some("game") => true,
@@ -1128,17 +1143,19 @@ where
 pub(super) fn kinds(dial: bool) -> Vec<(String, String)> {
     let mut v = vec![
         (
-            "aware:depth=D,theta=T[,cap=C|,softcap=C][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N][,when=lost|drawn]]"
+            "aware:depth=D,theta=T[,cap=C|,softcap=C][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N][,when=lost|drawn|near[,delta=M]]]"
                 .to_string(),
             "searches against a Boltzmann opponent of inverse temperature T (with opp_depth: \
              predicted from its own depth-K values; safety: the weight of its worst reply; \
              model_plies: modelled at its first P moves only, alpha-beta below; nodes: iterative \
              deepening within N nodes a move; when=lost: plain alpha-beta unless it proves the \
-             game lost; when=drawn: also where it proves a draw, among the moves that keep it)"
+             game lost; when=drawn: also where it proves a draw, among the moves that keep it; \
+             when=near: also where its next iteration would overrun N, among the moves within M \
+             of the best)"
                 .to_string(),
         ),
         (
-            "online:depth=D[,cap=C|,softcap=C][,memory=keep|game][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N][,when=lost|drawn]]"
+            "online:depth=D[,cap=C|,softcap=C][,memory=keep|game][,opp_depth=K[,safety=S][,model_plies=P][,nodes=N][,when=lost|drawn|near[,delta=M]]]"
                 .to_string(),
             "learns the opponent's θ from its moves and searches against it".to_string(),
         ),
