@@ -552,3 +552,55 @@ fn when_near_chooses_among_the_moves_near_the_best() {
     eprintln!("{plain} positions played by alpha-beta, {near} chosen among the near-best moves");
     assert!(plain >= 30 && near >= 30, "{plain} plain, {near} near");
 }
+
+/// `when_near` without a node budget (equal depth): the predicting search
+/// chooses, at the agent's depth, among exactly the root moves that a
+/// brute-force minimax search to that depth values at least the root's
+/// value minus `delta`, when there are two or more; else the agent plays
+/// alpha-beta's move. Both cases occur often on these trees.
+#[test]
+fn when_near_at_a_fixed_depth_keeps_to_the_moves_near_the_best() {
+    use search_core::search::SearchAgent;
+    let (mut plain, mut near) = (0, 0);
+    for seed in 0..300u64 {
+        let t = RandomTree::new(6400 + seed, 2 + (seed % 3) as u8, 5, LeafModel::Uniform { min: -3, max: 3 }).unwrap();
+        let eval = RandomTreeEval::for_tree(&t);
+        let rule = || Modelled::new(OpponentModel::boltzmann(0.7).unwrap()).with_cap(3.0).unwrap();
+        let (depth, delta) = (3 + (seed % 3) as u32, [0.5, 1.0, 2.0][(seed / 3 % 3) as usize]);
+        let agent = PredictingAgent::new(rule(), eval, depth, 2).unwrap().with_model_plies(1, 0).unwrap();
+        let mine = agent.when_near(delta).unwrap().choose_explained(&t, &mut rng::seeded(seed)).unwrap();
+        let thought = mine.thought.unwrap();
+        let mut moves = Vec::new();
+        t.generate(&mut moves);
+        let values: Vec<f64> = moves
+            .iter()
+            .map(|&m| {
+                let mut child = t;
+                child.play(m);
+                -negamax(&child, &eval, depth - 1, 1)
+            })
+            .collect();
+        let root = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let keep: Vec<u8> =
+            moves.iter().zip(&values).filter(|(_, v)| **v >= root - delta - 1e-9).map(|(m, _)| *m).collect();
+        let what = format!("seed {seed}, depth {depth}, delta {delta}");
+        if keep.len() >= 2 {
+            let mut searched: Vec<u8> = thought.scores.iter().map(|s| s.0).collect();
+            searched.sort_unstable();
+            assert_eq!(searched, keep, "{what}");
+            let best = thought.scores.iter().map(|s| s.1).fold(f64::NEG_INFINITY, f64::max);
+            assert_eq!(thought.value, Some(best), "{what}");
+            assert!(thought.distribution.iter().all(|d| keep.contains(&d.0)), "{what}");
+            near += 1;
+        } else {
+            let opts = Options::recommended::<RandomTree, Minimax, RandomTreeEval>(&eval).with_table_mib(0);
+            let limits = Limits::full_tree().with_depth(depth);
+            let mut ab = SearchAgent::new(Search::new(Minimax, eval, opts).unwrap(), limits);
+            let theirs = ab.choose_explained(&t, &mut rng::seeded(seed)).unwrap();
+            assert_eq!((mine.mv, thought.value), (theirs.mv, theirs.thought.unwrap().value), "{what}");
+            plain += 1;
+        }
+    }
+    eprintln!("{plain} positions played by alpha-beta, {near} chosen among the near-best moves");
+    assert!(plain >= 30 && near >= 30, "{plain} plain, {near} near");
+}

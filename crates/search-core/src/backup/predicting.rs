@@ -322,8 +322,16 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
     /// pays best against the predicted opponent. So the move gives up at
     /// most `delta` against best play by the last iteration's view. Where
     /// either condition fails the agent is `when_lost`'s, move for move.
-    /// Without a node budget, as `when_lost`. Errors unless the model plies
-    /// are set and `delta` is finite and positive.
+    ///
+    /// Without a node budget (comparisons at equal depth), alpha-beta
+    /// searches to the agent's depth, and the predicting search chooses, at
+    /// that depth, among the root moves worth at least its value minus
+    /// `delta`: proven by alpha-beta's scores, or, where they leave it open,
+    /// by a null-window search of the move. With fewer than two such moves,
+    /// or a proven win, alpha-beta's move; a proven loss, `when_lost`'s.
+    ///
+    /// Errors unless the model plies are set and `delta` is finite and
+    /// positive.
     ///
     /// ```
     /// use search_core::backup::predicting::PredictingAgent;
@@ -334,8 +342,11 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
     /// let rule = || Modelled::new(OpponentModel::boltzmann(0.1).unwrap()).with_cap(10.0).unwrap();
     /// let agent = || PredictingAgent::new(rule(), LiteralEval, 2, 1)?.with_model_plies(1, 0);
     /// let t: LiteralTree = "max(min(0, 0), min(-1, 10))".parse()?;
-    /// // With no budget to economise, alpha-beta's move, as `when_lost`.
-    /// assert_eq!(agent()?.when_near(5.0)?.choose(&t, &mut rng::seeded(1))?, 0);
+    /// // Move 1 is worth 1 less than move 0 against best play. Within the
+    /// // margin, the model's choice: this opponent often leaves us 10.
+    /// assert_eq!(agent()?.when_near(1.5)?.choose(&t, &mut rng::seeded(1))?, 1);
+    /// // Beyond it, alpha-beta's move.
+    /// assert_eq!(agent()?.when_near(0.5)?.choose(&t, &mut rng::seeded(1))?, 0);
     /// assert!(agent()?.when_near(0.0).is_err());
     /// assert!(agent()?.when_near(f64::NAN).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -601,10 +612,16 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
         Ok((r, watch.proof))
     }
 
-    /// The root moves that keep the solved value `v` of the plain search
-    /// `r`: those its scores prove at least `v`, and those its bounds leave
-    /// open and [`holds`](Self::holds) proves.
-    fn keeping(&mut self, state: &G, r: &SearchResult<G::Move>, v: f64) -> Result<Vec<G::Move>, GameError> {
+    /// The root moves worth at least `v` by the plain search `r` (with
+    /// `solve`, its solved value): those its scores prove at least `v`, and
+    /// those its bounds leave open and [`holds`](Self::holds) proves.
+    fn keeping(
+        &mut self,
+        state: &G,
+        r: &SearchResult<G::Move>,
+        v: f64,
+        solve: bool,
+    ) -> Result<Vec<G::Move>, GameError> {
         let m = margin(v);
         let mut kept = Vec::new();
         for rm in &r.root_moves {
@@ -613,7 +630,7 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
                 Bound::Exact => at_least,
                 Bound::Upper if !at_least => false,
                 Bound::Lower if at_least => true,
-                _ => self.holds(state, rm.mv, v)?,
+                _ => self.holds(state, rm.mv, v, solve)?,
             };
             if keep {
                 kept.push(rm.mv);
@@ -623,9 +640,10 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
     }
 
     /// Whether our move `mv` keeps at least `v` against any play: a
-    /// null-window search of the position after it, deepened until it
-    /// solves it (no horizon) or the depth or budget runs out (then no).
-    fn holds(&mut self, state: &G, mv: G::Move, v: f64) -> Result<bool, GameError> {
+    /// null-window search of the position after it to the agent's depth
+    /// less one; with `solve`, only if that search solves it (no horizon;
+    /// it runs out of depth or budget first: no).
+    fn holds(&mut self, state: &G, mv: G::Move, v: f64, solve: bool) -> Result<bool, GameError> {
         let me = state.turn().player().ok_or(GameError::ChanceNode)?;
         let mut child = state.clone();
         child.play(mv);
@@ -643,7 +661,7 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
         // ours is at least v (fail-soft: below the window's top).
         let r = tail.engine.run_full(&child, &limits, Window::new(-v - m, -v + m), &mut watch)?;
         self.nodes += r.stats.nodes;
-        Ok(watch.0 && r.incomplete.is_none() && r.value.is_some_and(|x| x < -v + m))
+        Ok((watch.0 || !solve) && r.incomplete.is_none() && r.value.is_some_and(|x| x < -v + m))
     }
 
     /// The opponent's replies at `state` with their predicted
@@ -845,10 +863,24 @@ impl<G: Game, E: Evaluator<G> + Clone> Agent<G> for PredictingAgent<G, E> {
             let (mut r, proof) = self.plain(state)?;
             self.nodes = r.stats.nodes;
             match proof {
-                Proof::Nothing => return crate::search::choice_of(r, true, rng),
+                Proof::Nothing => {
+                    // Without a budget, `when_near` refines alpha-beta's
+                    // completed search at the full depth.
+                    let decisive = WIN_SCORE - f64::from(MAX_PLY);
+                    let near = match (self.trigger, self.budget, r.value) {
+                        (Trigger::Near(delta), None, Some(v)) if v.abs() <= decisive => {
+                            self.keeping(state, &r, v - delta, false)?
+                        }
+                        _ => Vec::new(),
+                    };
+                    if near.len() < 2 {
+                        return crate::search::choice_of(r, true, rng);
+                    }
+                    moves = near;
+                }
                 Proof::Lost => delays = Some(r.root_moves.iter().map(|m| (m.mv, m.score)).collect()),
                 Proof::Held(v) => {
-                    moves = self.keeping(state, &r, v)?;
+                    moves = self.keeping(state, &r, v, true)?;
                     if moves.len() < 2 {
                         // Nothing to choose: alpha-beta's move (its best
                         // move keeps the value), the checks counted.

@@ -957,10 +957,10 @@ fn dial_cap(dial: Option<&Dial>) -> Option<ScoreCap> {
 /// proves the game lost, [`PredictingAgent::when_lost`]; `drawn`: also where
 /// it solves the game drawn, the model choosing among the moves that keep
 /// the draw, [`PredictingAgent::when_drawn`]; `near`: also where its next
-/// iteration would not complete within `nodes`, the model choosing among the
-/// moves within `delta=Δ` (default 5) of the best,
-/// [`PredictingAgent::when_near`]; all need `model_plies`). Each needs
-/// `opp_depth`.
+/// iteration would not complete within `nodes` (without `nodes`: after its
+/// search to the full depth), the model choosing among the moves within
+/// `delta=Δ` (default 5) of the best, [`PredictingAgent::when_near`]; all
+/// need `model_plies`). Each needs `opp_depth`.
 struct PredictingKeys {
     safety: Option<f64>,
     model_plies: Option<u32>,
@@ -1150,8 +1150,8 @@ pub(super) fn kinds(dial: bool) -> Vec<(String, String)> {
              model_plies: modelled at its first P moves only, alpha-beta below; nodes: iterative \
              deepening within N nodes a move; when=lost: plain alpha-beta unless it proves the \
              game lost; when=drawn: also where it proves a draw, among the moves that keep it; \
-             when=near: also where its next iteration would overrun N, among the moves within M \
-             of the best)"
+             when=near: also where its next iteration would overrun N, or without nodes after \
+             its full-depth search, among the moves within M of the best)"
                 .to_string(),
         ),
         (
