@@ -455,6 +455,22 @@ fn when_drawn_keeps_the_solved_value_and_lets_the_model_choose() {
     assert!(plain >= 20 && lost >= 20 && chosen >= 20, "{plain} plain, {lost} lost, {held} held ({chosen} chosen)");
 }
 
+/// The `when_near` tests' tree (leaves and static values in −3..3) and
+/// agent: θ = 0.7, values capped at 3, the opponent predicted from its
+/// depth-2 values at its first reply, alpha-beta below.
+fn near_setup(
+    tree_seed: u64,
+    branching: u8,
+    height: u8,
+    depth: u32,
+) -> (RandomTree, RandomTreeEval, PredictingAgent<RandomTree, RandomTreeEval>) {
+    let t = RandomTree::new(tree_seed, branching, height, LeafModel::Uniform { min: -3, max: 3 }).unwrap();
+    let eval = RandomTreeEval::for_tree(&t);
+    let rule = Modelled::new(OpponentModel::boltzmann(0.7).unwrap()).with_cap(3.0).unwrap();
+    let agent = PredictingAgent::new(rule, eval, depth, 2).unwrap().with_model_plies(1, 0).unwrap();
+    (t, eval, agent)
+}
+
 /// Every completed iteration of a plain alpha-beta search: its depth,
 /// value, whether it solved the root, the root moves its scores prove
 /// within `delta` of the best, and the nodes searched so far.
@@ -491,11 +507,8 @@ fn when_near_chooses_among_the_moves_near_the_best() {
     use search_core::search::SearchAgent;
     let (mut plain, mut near) = (0, 0);
     for seed in 0..300u64 {
-        let t = RandomTree::new(5300 + seed, 2 + (seed % 3) as u8, 7, LeafModel::Uniform { min: -3, max: 3 }).unwrap();
-        let eval = RandomTreeEval::for_tree(&t);
-        let rule = || Modelled::new(OpponentModel::boltzmann(0.7).unwrap()).with_cap(3.0).unwrap();
         let (depth, budget, delta) = (7, 40 + 37 * (seed % 20), [0.5, 1.0, 2.0][(seed % 3) as usize]);
-        let agent = PredictingAgent::new(rule(), eval, depth, 2).unwrap().with_model_plies(1, 0).unwrap();
+        let (t, eval, agent) = near_setup(5300 + seed, 2 + (seed % 3) as u8, 7, depth);
         let mine = agent
             .with_node_budget(budget)
             .unwrap()
@@ -563,11 +576,8 @@ fn when_near_at_a_fixed_depth_keeps_to_the_moves_near_the_best() {
     use search_core::search::SearchAgent;
     let (mut plain, mut near) = (0, 0);
     for seed in 0..300u64 {
-        let t = RandomTree::new(6400 + seed, 2 + (seed % 3) as u8, 5, LeafModel::Uniform { min: -3, max: 3 }).unwrap();
-        let eval = RandomTreeEval::for_tree(&t);
-        let rule = || Modelled::new(OpponentModel::boltzmann(0.7).unwrap()).with_cap(3.0).unwrap();
         let (depth, delta) = (3 + (seed % 3) as u32, [0.5, 1.0, 2.0][(seed / 3 % 3) as usize]);
-        let agent = PredictingAgent::new(rule(), eval, depth, 2).unwrap().with_model_plies(1, 0).unwrap();
+        let (t, eval, agent) = near_setup(6400 + seed, 2 + (seed % 3) as u8, 5, depth);
         let mine = agent.when_near(delta).unwrap().choose_explained(&t, &mut rng::seeded(seed)).unwrap();
         let thought = mine.thought.unwrap();
         let mut moves = Vec::new();

@@ -505,7 +505,7 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
         }
         // The engine scores a win by its distance from *its* root, `ply`
         // plies below ours.
-        let shift = |v: f64, by: f64| if v.abs() > WIN_SCORE - f64::from(MAX_PLY) { v + v.signum() * by } else { v };
+        let shift = |v: f64, by: f64| if v.abs() > DECISIVE { v + v.signum() * by } else { v };
         let lo = shift(self.rule.value_of_utility(alpha), f64::from(ply));
         let hi = shift(self.rule.value_of_utility(beta), f64::from(ply));
         // Widened by a margin: the window only has to contain the one the
@@ -692,6 +692,10 @@ impl<G: Game, E: Evaluator<G> + Clone> PredictingAgent<G, E> {
     }
 }
 
+/// Values beyond this are wins or losses scored by their distance (see
+/// [`MAX_PLY`]).
+const DECISIVE: f64 = WIN_SCORE - MAX_PLY as f64;
+
 /// Where the predicting search is consulted.
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Trigger {
@@ -738,12 +742,11 @@ struct Prover {
 
 impl<G: Game> Observer<G> for Prover {
     fn iteration(&mut self, it: &Iteration<'_, G::Move>) -> Control {
-        let decisive = WIN_SCORE - f64::from(MAX_PLY);
-        if it.value < -decisive {
+        if it.value < -DECISIVE {
             self.proof = Proof::Lost;
             return Control::Stop;
         }
-        if self.drawn && it.solved && it.value <= decisive {
+        if self.drawn && it.solved && it.value <= DECISIVE {
             self.proof = Proof::Held(it.value);
             return Control::Stop;
         }
@@ -756,7 +759,7 @@ impl<G: Game> Observer<G> for Prover {
             let near = near_best(it.root_moves, it.value, delta).count();
             if near >= 2
                 && !it.solved
-                && it.value.abs() <= decisive
+                && it.value.abs() <= DECISIVE
                 && used as f64 + this as f64 * growth > budget as f64
             {
                 self.proof = Proof::Near(it.value);
@@ -863,30 +866,25 @@ impl<G: Game, E: Evaluator<G> + Clone> Agent<G> for PredictingAgent<G, E> {
             let (mut r, proof) = self.plain(state)?;
             self.nodes = r.stats.nodes;
             match proof {
-                Proof::Nothing => {
-                    // Without a budget, `when_near` refines alpha-beta's
-                    // completed search at the full depth.
-                    let decisive = WIN_SCORE - f64::from(MAX_PLY);
-                    let near = match (self.trigger, self.budget, r.value) {
-                        (Trigger::Near(delta), None, Some(v)) if v.abs() <= decisive => {
+                Proof::Lost => delays = Some(r.root_moves.iter().map(|m| (m.mv, m.score)).collect()),
+                Proof::Nothing | Proof::Held(_) => {
+                    // The moves the model chooses among: those that keep a
+                    // solved value, or, without a budget, `when_near`'s
+                    // near the full-depth search's value.
+                    let kept = match (proof, self.trigger, self.budget, r.value) {
+                        (Proof::Held(v), ..) => self.keeping(state, &r, v, true)?,
+                        (_, Trigger::Near(delta), None, Some(v)) if v.abs() <= DECISIVE => {
                             self.keeping(state, &r, v - delta, false)?
                         }
                         _ => Vec::new(),
                     };
-                    if near.len() < 2 {
-                        return crate::search::choice_of(r, true, rng);
-                    }
-                    moves = near;
-                }
-                Proof::Lost => delays = Some(r.root_moves.iter().map(|m| (m.mv, m.score)).collect()),
-                Proof::Held(v) => {
-                    moves = self.keeping(state, &r, v, true)?;
-                    if moves.len() < 2 {
+                    if kept.len() < 2 {
                         // Nothing to choose: alpha-beta's move (its best
                         // move keeps the value), the checks counted.
                         r.stats.nodes = self.nodes;
                         return crate::search::choice_of(r, true, rng);
                     }
+                    moves = kept;
                 }
                 Proof::Near(v) => {
                     let Trigger::Near(delta) = self.trigger else { unreachable!("only when_near stops there") };
