@@ -118,6 +118,20 @@ fn curve(base: &str, thetas: &[f64], top: &str) -> CurveDef {
 /// top's strength.
 const CHESS_THETAS: [f64; 6] = [0.003, 0.01, 0.02, 0.03, 0.05, 0.1];
 
+/// The rungs Stockfish plays: the dial's own settings where its range
+/// meets Stockfish's (the depth-3 curve from θ = 0.05, about 1180 on the
+/// mapped scale, to its greedy top, the dial's highest setting; Stockfish's
+/// lowest level is 1320). An earlier ladder linked Stockfish to
+/// `alphabeta:depth=2` instead of θ = 0.05. The dial never serves that
+/// setting (its rating is reached on the depth-3 curve, the shallowest
+/// with a finite θ there), and a shallower search scores better against
+/// Stockfish than its rating says (a residual of +3 to +5 standard
+/// deviations at every level), so its games pulled the mapped scale
+/// away from the settings the dial plays: `elo:X` scored 42% against
+/// Stockfish at `UCI_Elo=X` (docs/strength.md).
+const CHESS_LINKS: [&str; 3] =
+    ["boltzmann:depth=3,softcap=1000,theta=0.05", "boltzmann:depth=3,softcap=1000,theta=0.1", "alphabeta:depth=3"];
+
 /// The ladder of `game`. The θ ranges are chosen so that each curve runs
 /// from near random play to near its top; the caps are a decisive advantage
 /// in the evaluator's units.
@@ -214,11 +228,7 @@ pub(crate) fn ladder(game: &str) -> Result<Ladder, String> {
                     .collect(),
                 None => Vec::new(),
             },
-            links: vec![
-                "alphabeta:depth=2".into(),
-                "boltzmann:depth=3,softcap=1000,theta=0.1".into(),
-                "alphabeta:depth=3".into(),
-            ],
+            links: CHESS_LINKS.iter().map(|s| s.to_string()).collect(),
         },
         _ => return Err(format!("unknown game {game:?}")),
     })
@@ -636,6 +646,28 @@ mod tests {
         // Depth 1's extra θ links to the nearest of depth 2.
         assert!(has(&format!("{d1}0.0001"), &format!("{d2}0.0003")));
         assert!(has("alphabeta:depth=1", "alphabeta:depth=2"));
+    }
+
+    /// Stockfish plays settings the dial itself serves where the two ranges
+    /// meet: each link is a rung of the chess ladder, and the committed
+    /// calibration's dial, asked for that rung's rating, plays on the
+    /// link's curve (depth 3). `alphabeta:depth=2`, the link it replaced,
+    /// is a rung the dial never serves.
+    #[test]
+    fn stockfish_plays_the_settings_the_chess_dial_serves() {
+        let (rungs, _) = schedule(&ladder("chess").unwrap());
+        let Some(calibration) = super::super::arena::load_calibration("chess").unwrap() else { return };
+        let dial = Dial::new(calibration.clone()).unwrap();
+        let served = |spec: &str| {
+            let rung = calibration.rungs.iter().find(|r| r.spec == spec).expect("a calibrated rung");
+            dial.setting(rung.rating).unwrap().to_string()
+        };
+        for link in CHESS_LINKS {
+            assert!(rungs.iter().any(|r| r == link), "{link} is not a rung");
+            let depth = |s: &str| s.split([':', ',']).find(|p| p.starts_with("depth=")).map(str::to_string);
+            assert_eq!(depth(&served(link)), depth(link), "{link}: the dial serves {}", served(link));
+        }
+        assert!(!served("alphabeta:depth=2").contains("depth=2"));
     }
 
     /// Connect-4's depth-12 curve is linked to depth 8 at its two equal θ

@@ -41,8 +41,10 @@ pub const CALIBRATION_JSON: &str = include_str!("../../calibration/chess.json");
 /// it, so that the setting plays as it was rated).
 pub const STRENGTH_TABLE_MIB: usize = 16;
 
-/// The `UCI_Elo` default when it is inside the calibrated range; otherwise
-/// the default is the middle of the range.
+/// The `UCI_Elo` default, clamped into the calibrated range (a club
+/// player's strength; where the dial's top is below it, the dial's top, the
+/// nearest value, rather than the middle of a range that reaches down to
+/// random play).
 pub const PREFERRED_DEFAULT_ELO: i64 = 1500;
 
 /// The dial over [`CALIBRATION_JSON`], parsed once; the error says why the
@@ -66,8 +68,7 @@ pub struct EloRange {
     pub min: i64,
     /// The highest value: the dial's highest rating, rounded down.
     pub max: i64,
-    /// [`PREFERRED_DEFAULT_ELO`] if it is inside, else the middle of the range,
-    /// rounded.
+    /// [`PREFERRED_DEFAULT_ELO`] clamped into `min ..= max`.
     pub default: i64,
 }
 
@@ -88,11 +89,7 @@ pub fn elo_range() -> Option<EloRange> {
         min = ((lo + hi) / 2.0).round() as i64;
         max = min;
     }
-    let default = if (min..=max).contains(&PREFERRED_DEFAULT_ELO) {
-        PREFERRED_DEFAULT_ELO
-    } else {
-        (min as f64 + (max - min) as f64 / 2.0).round() as i64
-    };
+    let default = PREFERRED_DEFAULT_ELO.clamp(min, max);
     Some(EloRange { min, max, default })
 }
 
