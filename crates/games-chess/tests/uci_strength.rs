@@ -128,7 +128,8 @@ fn options_are_advertised_with_the_calibrated_range() {
     let dial = Dial::new(Calibration::from_json(include_str!("../calibration/chess.json")).unwrap()).unwrap();
     let (lo, hi) = dial.range();
     let (min, max) = (lo.ceil() as i64, hi.floor() as i64);
-    let default = if (min..=max).contains(&1500) { 1500 } else { ((min + max) as f64 / 2.0).round() as i64 };
+    // 1500 clamped into the range: the dial's top when that is below 1500.
+    let default = 1500.clamp(min, max);
     assert_eq!(elo_range().map(|r| (r.min, r.max, r.default)), Some((min, max, default)));
     let mut k = Kibitz::new(&[]);
     let replies = k.send(&["uci"]);
