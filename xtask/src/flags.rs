@@ -502,12 +502,16 @@ pub(crate) struct Calibrate {
     /// Play only a deterministic share `I/N` of the cells.
     #[arg(long)]
     shard: Option<Shard>,
+    /// Pairs of games per matchup (default: the ladder's own, or its smaller --quick count). Rerun
+    /// with more pairs into the same --out to add games: those already played are kept.
+    #[arg(long)]
+    pairs: Option<usize>,
 }
 
 impl From<Calibrate> for experiments::dial::calibrate::Args {
     fn from(c: Calibrate) -> Self {
-        let Calibrate { game, quick, seed, threads, out, shard } = c;
-        Self { game, quick, seed, threads, out, shard }
+        let Calibrate { game, quick, seed, threads, out, shard, pairs } = c;
+        Self { game, quick, seed, threads, out, shard, pairs }
     }
 }
 

@@ -102,12 +102,13 @@ fn sprt_stops_a_lopsided_match_early() {
 
 #[test]
 fn bad_specs_and_games_are_clear_errors() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["match", "chequers", "random", "random"], "unknown game"),
         (&["match", "tictactoe", "alphabeta", "random"], "needs depth"),
         (&["match", "tictactoe", "alphabeta:depth=2,colour=red", "random"], "unknown key"),
         (&["match", "tictactoe", "minimaxx:depth=2", "random"], "unknown agent kind"),
         (&["match", "tictactoe", "boltzmann:depth=2,theta=-1", "random"], "theta"),
+        (&["calibrate", "tictactoe", "--quick", "--pairs", "0"], "--pairs"),
     ];
     for (args, needle) in cases {
         let out = xtask(args);
@@ -129,4 +130,32 @@ fn a_quick_calibration_fits_a_ladder() {
     let rating = |spec: &str| rungs.iter().find(|r| r["spec"] == spec).unwrap()["rating"].as_f64().unwrap();
     assert_eq!(rating("random"), 0.0);
     assert!(rating("alphabeta:depth=9") > rating("boltzmann:depth=9,cap=1,theta=0.5") + 100.0, "{text}");
+}
+
+/// `--pairs` grows a ladder in place: a rerun with more pairs into the same
+/// directory plays only the cells it lacks and fits all the games.
+#[test]
+fn a_calibration_grows_with_more_pairs() {
+    let out = scratch("calibrate-grow");
+    let dir = out.to_str().unwrap();
+    let run = |pairs: &str| {
+        let o = xtask(&["calibrate", "tictactoe", "--quick", "--pairs", pairs, "--out", dir]);
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        assert!(o.status.success(), "{err}");
+        let c: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("tictactoe.json")).unwrap()).unwrap();
+        // "N cells to run (M in all)" of the ladder (the first such line).
+        let line = err.lines().find(|l| l.contains("cells to run")).unwrap().to_string();
+        (c["games"].as_u64().unwrap(), line)
+    };
+    let (small, first) = run("50");
+    let (large, second) = run("60");
+    assert_eq!(large * 50, small * 60, "{first} / {second}");
+    let counts = |line: &str| -> (u64, u64) {
+        let n: Vec<u64> = line.split(|c: char| !c.is_ascii_digit()).filter_map(|w| w.parse().ok()).collect();
+        (n[n.len() - 2], n[n.len() - 1])
+    };
+    let (to_run, all) = counts(&second);
+    assert!(to_run > 0 && to_run < all, "{second}: the first run's cells are replayed");
+    assert_eq!(counts(&first).0, counts(&first).1, "{first}");
 }

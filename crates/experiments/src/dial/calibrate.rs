@@ -42,6 +42,11 @@ pub struct Args {
     pub out: Option<PathBuf>,
     /// Play only a share of the cells.
     pub shard: Option<Shard>,
+    /// Pairs per matchup instead of the ladder's own (its quick count with
+    /// `quick`). The openings and cells of a smaller run are a prefix of a
+    /// larger one's, so a rerun with more pairs into the same directory
+    /// plays only the new games.
+    pub pairs: Option<usize>,
 }
 
 /// The default master seed of `calibrate`.
@@ -301,7 +306,10 @@ pub fn run(args: Args) -> TaskResult {
     }
     let (rungs, matchups) = schedule(&ladder);
     let scale = if args.quick { Scale::Quick } else { Scale::Default };
-    let pairs = if args.quick { ladder.quick_pairs } else { ladder.pairs };
+    let pairs = args.pairs.unwrap_or(if args.quick { ladder.quick_pairs } else { ladder.pairs });
+    if pairs == 0 {
+        return Err("--pairs 0: a matchup needs at least one pair of games".into());
+    }
     let probe = arena_of(&args.game)?;
     for r in &rungs {
         probe.check_spec(r)?;
