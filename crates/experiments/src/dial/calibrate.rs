@@ -124,7 +124,7 @@ fn curve(base: &str, thetas: &[f64], top: &str) -> CurveDef {
 const CHESS_THETAS: [f64; 6] = [0.003, 0.01, 0.02, 0.03, 0.05, 0.1];
 
 /// The rungs Stockfish plays: the dial's own settings where its range
-/// meets Stockfish's (the depth-3 curve from θ = 0.05, about 1180 on the
+/// meets Stockfish's (the depth-3 curve from θ = 0.05, about 1100 on the
 /// mapped scale, to its greedy top, the dial's highest setting; Stockfish's
 /// lowest level is 1320). An earlier ladder linked Stockfish to
 /// `alphabeta:depth=2` instead of θ = 0.05. The dial never serves that
@@ -617,6 +617,8 @@ fn calibration(
 
 #[cfg(test)]
 mod tests {
+    use strength::spec::AgentSpec;
+
     use super::*;
 
     #[test]
@@ -668,14 +670,14 @@ mod tests {
         let dial = Dial::new(calibration.clone()).unwrap();
         let served = |spec: &str| {
             let rung = calibration.rungs.iter().find(|r| r.spec == spec).expect("a calibrated rung");
-            dial.setting(rung.rating).unwrap().to_string()
+            dial.setting(rung.rating).unwrap()
         };
         for link in CHESS_LINKS {
             assert!(rungs.iter().any(|r| r == link), "{link} is not a rung");
-            let depth = |s: &str| s.split([':', ',']).find(|p| p.starts_with("depth=")).map(str::to_string);
-            assert_eq!(depth(&served(link)), depth(link), "{link}: the dial serves {}", served(link));
+            let (spec, setting) = (link.parse::<AgentSpec>().unwrap(), served(link));
+            assert_eq!(setting.get("depth"), spec.get("depth"), "{link}: the dial serves {setting}");
         }
-        assert!(!served("alphabeta:depth=2").contains("depth=2"));
+        assert_eq!(served("alphabeta:depth=2").get("depth"), Some("3"));
     }
 
     /// Connect-4's depth-12 curve is linked to depth 8 at its two equal θ
