@@ -433,7 +433,8 @@ pub(crate) struct Match {
     /// Master seed.
     #[arg(long, default_value_t = experiments::dial::matches::DEFAULT_SEED)]
     seed: u64,
-    /// Worker threads, 1 to 4 per available core (default: one per core). Results do not depend on it.
+    /// Worker threads, 1 to 4 per available core (default: one per core). Results do not depend on it;
+    /// with a `uci:` engine on a clock (movetime), at most one per core.
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// Output directory of the saved games (default: target/match/GAME-HASH, HASH of the setup); rerun to resume.
@@ -493,7 +494,8 @@ pub(crate) struct Calibrate {
     /// Master seed.
     #[arg(long, default_value_t = experiments::dial::calibrate::DEFAULT_SEED)]
     seed: u64,
-    /// Worker threads, 1 to 4 per available core (default: one per core). Results do not depend on it.
+    /// Worker threads, 1 to 4 per available core (default: one per core). Results do not depend on it;
+    /// with a `uci:` engine on a clock (movetime), at most one per core.
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// Output directory of the saved games (default: target/calibrate/GAME, or GAME-quick); rerun to resume.
@@ -540,7 +542,8 @@ pub(crate) struct RateRun {
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads, 1 to 4 per available core (default: one per core). Results do not depend on it.
+    /// Worker threads, 1 to 4 per available core (default: one per core). Results do not depend on it;
+    /// with a `uci:` engine on a clock (movetime), at most one per core.
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// Output directory of the saved games (default: target/rate/GAME, or target/human-rate); rerun to resume.

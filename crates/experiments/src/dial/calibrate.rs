@@ -36,7 +36,8 @@ pub struct Args {
     pub quick: bool,
     /// Master seed.
     pub seed: u64,
-    /// Worker threads (results do not depend on it).
+    /// Worker threads (results do not depend on it; no more than the cores
+    /// when an engine moves on a clock, see `pool`).
     pub threads: Option<usize>,
     /// Output directory (default `target/calibrate/<game>[-quick]`).
     pub out: Option<PathBuf>,
@@ -126,7 +127,7 @@ const CHESS_THETAS: [f64; 6] = [0.003, 0.01, 0.02, 0.03, 0.05, 0.1];
 /// The rungs Stockfish plays: the dial's own settings where its range
 /// meets Stockfish's (the depth-3 curve from θ = 0.05, about 1100 on the
 /// mapped scale, to its greedy top, the dial's highest setting; Stockfish's
-/// lowest level is 1320). An earlier ladder linked Stockfish to
+/// lowest level is 1350 in Debian's 15.1). An earlier ladder linked Stockfish to
 /// `alphabeta:depth=2` instead of θ = 0.05. The dial never serves that
 /// setting (its rating is reached on the depth-3 curve, the shallowest
 /// with a finite θ there), and a shallower search scores better against
@@ -301,10 +302,8 @@ fn cross_link(c: &CurveDef, up: &CurveDef, i: usize) -> Option<usize> {
 /// Runs `cargo xtask calibrate`.
 pub fn run(args: Args) -> TaskResult {
     let ladder = ladder(&args.game)?;
-    if let Some(n) = args.threads {
-        rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global()?;
-    }
     let (rungs, matchups) = schedule(&ladder);
+    super::pool::start_workers(args.threads, &rungs)?;
     let scale = if args.quick { Scale::Quick } else { Scale::Default };
     let pairs = args.pairs.unwrap_or(if args.quick { ladder.quick_pairs } else { ladder.pairs });
     if pairs == 0 {

@@ -44,7 +44,8 @@ pub struct Args {
     pub sprt: Option<SprtSettings>,
     /// Master seed.
     pub seed: u64,
-    /// Worker threads (results do not depend on it).
+    /// Worker threads (results do not depend on it; no more than the cores
+    /// when an engine moves on a clock, see `pool`).
     pub threads: Option<usize>,
     /// Output directory (default: `target/match/<game>-<hash of the setup>`).
     pub out: Option<PathBuf>,
@@ -259,12 +260,12 @@ pub fn run(args: Args) -> TaskResult {
     if args.baseline.is_some() && args.sprt.is_some() {
         return Err("--baseline and --sprt do not go together (the SPRT stops A's match alone)".into());
     }
-    for spec in [Some(&args.a), Some(&args.b), args.baseline.as_ref()].into_iter().flatten() {
+    let agents: Vec<String> =
+        [Some(&args.a), Some(&args.b), args.baseline.as_ref()].into_iter().flatten().cloned().collect();
+    for spec in &agents {
         arena.check_spec(spec).map_err(|e| format!("{e}\nagent kinds for {}:\n{}", args.game, kinds_help(&*arena)))?;
     }
-    if let Some(n) = args.threads {
-        rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global()?;
-    }
+    super::pool::start_workers(args.threads, &agents)?;
     let pairs = args.games.div_ceil(2);
     let (openings, opening_source) = openings(&*arena, args.openings.as_ref(), pairs, args.seed)?;
     let baseline = match &args.baseline {

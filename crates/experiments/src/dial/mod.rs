@@ -11,6 +11,7 @@ pub mod fitting;
 mod losses;
 pub mod matches;
 mod perfect;
+mod pool;
 pub mod rate;
 pub(crate) mod report;
 mod uci;

@@ -49,7 +49,8 @@ pub struct RunSettings {
     pub games: usize,
     /// Master seed (the openings and every game's draws).
     pub seed: u64,
-    /// Worker threads (results do not depend on it).
+    /// Worker threads (results do not depend on it; no more than the cores
+    /// when an engine moves on a clock, see `pool`).
     pub threads: Option<usize>,
     /// Output directory (default per command); rerun to resume.
     pub out: Option<PathBuf>,
@@ -239,15 +240,13 @@ pub(crate) fn rate_specs(
     out: &Path,
 ) -> Result<Option<Value>, String> {
     let RunSettings { games, seed, shard, threads, .. } = *settings;
-    if let Some(n) = threads {
-        rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global().map_err(|e| e.to_string())?;
-    }
     if games == 0 {
         return Err("--games must be at least 1".into());
     }
     if specs.is_empty() {
         return Err("no agent to rate".into());
     }
+    super::pool::start_workers(threads, specs)?;
     let calibration = load_calibration(game)?
         .ok_or_else(|| format!("no calibration of {game}: run `cargo xtask calibrate {game}`"))?;
     let nu = calibration.draw_nu.ok_or_else(|| format!("the {game} calibration has no draw parameter"))?;

@@ -12,6 +12,13 @@ use strength::spec::{AgentSpec, SpecError};
 /// The move limit when a `uci:` spec gives none.
 pub(crate) const DEFAULT_MOVETIME_MS: u64 = 100;
 
+/// Whether `spec` is an external engine limited by time: a `uci:` spec with
+/// `movetime=`, or with no limit (the default is a move time). How far such
+/// an engine searches, and so how it plays, depends on the CPU it gets.
+pub(crate) fn moves_on_a_clock(spec: &AgentSpec) -> bool {
+    spec.kind() == "uci" && spec.get("nodes").is_none() && spec.get("depth").is_none()
+}
+
 /// Builds `uci:` agents. The keys `nodes`, `depth` and `movetime` (ms) set
 /// the limit of each move (at most one; default `movetime=100`); every other
 /// key is an engine option, set with `setoption` and checked against the
