@@ -105,6 +105,8 @@ pub(crate) fn stockfish() -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join("stockfish")).find(|f| f.is_file()))
 }
 
+/// The anchor of a ladder fitted on its own: random play at Elo 0.
+const RANDOM_ANCHOR: &str = "random = 0";
 /// Stockfish's `UCI_Elo` levels the chess ladder is anchored to.
 const STOCKFISH_LEVELS: [u32; 3] = [1350, 1500, 1700];
 /// Stockfish's time per move in the calibration (its `UCI_Elo` holds
@@ -125,7 +127,7 @@ fn curve(base: &str, thetas: &[f64], top: &str) -> CurveDef {
 const CHESS_THETAS: [f64; 6] = [0.003, 0.01, 0.02, 0.03, 0.05, 0.1];
 
 /// The rungs Stockfish plays: the dial's own settings where its range
-/// meets Stockfish's (the depth-3 curve from θ = 0.05, about 1100 on the
+/// meets Stockfish's (the depth-3 curve from θ = 0.05, about 1060 on the
 /// mapped scale, to its greedy top, the dial's highest setting; Stockfish's
 /// lowest level is 1350 in Debian's 15.1). An earlier ladder linked Stockfish to
 /// `alphabeta:depth=2` instead of θ = 0.05. The dial never serves that
@@ -503,8 +505,12 @@ fn curves_svg(c: &Calibration, ladder: &Ladder) -> Result<String, String> {
             (format!("{} (top {:.0})", curve.base, top), pts)
         })
         .collect();
+    // The small games keep random play at 0; chess is mapped onto
+    // Stockfish's scale when it is installed.
+    let scale =
+        if c.anchor == RANDOM_ANCHOR { "random play = 0".to_string() } else { format!("on the {} scale", c.anchor) };
     crate::reproduce::plot::lines(
-        &format!("{}: the strength dial's ladder (Elo, random play = 0)", c.game),
+        &format!("{}: the strength dial's ladder (Elo, {scale})", c.game),
         "θ (inverse temperature, log scale)",
         "Elo",
         true,
@@ -591,7 +597,7 @@ fn calibration(
     let games = results.iter().map(|r| r.2.len() as u64 * 2).sum();
     Calibration {
         game: args.game.clone(),
-        anchor: "random = 0".into(),
+        anchor: RANDOM_ANCHOR.into(),
         rungs,
         partial_curves: ladder.curves.iter().filter(|c| !c.from_random).map(|c| c.base.clone()).collect(),
         games,
