@@ -7,7 +7,7 @@ use std::time::Duration;
 use games_chess::ChessGame;
 use games_chess::external::{EngineLimit, UciEngineAgent};
 use strength::agents::{AgentFactory, BoxedAgent};
-use strength::spec::{AgentSpec, SpecError};
+use strength::spec::{AgentSpec, SpecError, SpecReader};
 
 /// The move limit when a `uci:` spec gives none.
 pub(crate) const DEFAULT_MOVETIME_MS: u64 = 100;
@@ -16,7 +16,23 @@ pub(crate) const DEFAULT_MOVETIME_MS: u64 = 100;
 /// `movetime=`, or with no limit (the default is a move time). How far such
 /// an engine searches, and so how it plays, depends on the CPU it gets.
 pub(crate) fn moves_on_a_clock(spec: &AgentSpec) -> bool {
-    spec.kind() == "uci" && spec.get("nodes").is_none() && spec.get("depth").is_none()
+    spec.kind() == "uci" && matches!(read_limit(&mut spec.reader(), spec), Ok(EngineLimit::MoveTime(_)))
+}
+
+/// The limit of each move a `uci:` spec sets: takes `nodes=`, `depth=` and
+/// `movetime=` from `r` (at most one, each > 0; none means
+/// `movetime=`[`DEFAULT_MOVETIME_MS`]).
+fn read_limit(r: &mut SpecReader<'_>, spec: &AgentSpec) -> Result<EngineLimit, SpecError> {
+    let nodes: Option<u64> = r.take("nodes")?;
+    let depth: Option<u32> = r.take("depth")?;
+    let movetime: Option<u64> = r.take("movetime")?;
+    match (nodes, depth, movetime) {
+        (Some(n), None, None) if n > 0 => Ok(EngineLimit::Nodes(n)),
+        (None, Some(d), None) if d > 0 => Ok(EngineLimit::Depth(d)),
+        (None, None, Some(ms)) if ms > 0 => Ok(EngineLimit::MoveTime(Duration::from_millis(ms))),
+        (None, None, None) => Ok(EngineLimit::MoveTime(Duration::from_millis(DEFAULT_MOVETIME_MS))),
+        _ => Err(SpecError::new(spec, "give at most one of nodes=, depth=, movetime= (each > 0)")),
+    }
 }
 
 /// Builds `uci:` agents. The keys `nodes`, `depth` and `movetime` (ms) set
@@ -33,16 +49,7 @@ impl AgentFactory<ChessGame> for UciAgents {
         }
         let mut r = spec.reader();
         let path: String = r.argument("engine path")?;
-        let nodes: Option<u64> = r.take("nodes")?;
-        let depth: Option<u32> = r.take("depth")?;
-        let movetime: Option<u64> = r.take("movetime")?;
-        let limit = match (nodes, depth, movetime) {
-            (Some(n), None, None) if n > 0 => EngineLimit::Nodes(n),
-            (None, Some(d), None) if d > 0 => EngineLimit::Depth(d),
-            (None, None, Some(ms)) if ms > 0 => EngineLimit::MoveTime(Duration::from_millis(ms)),
-            (None, None, None) => EngineLimit::MoveTime(Duration::from_millis(DEFAULT_MOVETIME_MS)),
-            _ => return Err(SpecError::new(spec, "give at most one of nodes=, depth=, movetime= (each > 0)")),
-        };
+        let limit = read_limit(&mut r, spec)?;
         let options = r.rest();
         r.finish(&[])?;
         let agent = UciEngineAgent::spawn(Path::new(&path), &options, limit)
