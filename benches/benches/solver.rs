@@ -1,19 +1,17 @@
 //! The connect-4 solver on the first 50 positions of Pons' end-easy and
-//! middle-easy sets (in the test-data directory beside the workspace; skipped when absent): time per set,
+//! middle-easy sets (in the shared test data, see the `test-data` crate; skipped when absent): time per set,
 //! with a fresh table for each run (allocated outside the timing).
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use games_small::connect4::Connect4;
 use games_small::solver::Solver;
-use std::path::Path;
 
 const POSITIONS: usize = 50;
 const TABLE_MIB: usize = 2;
 
 /// The first positions of a set, or `None` if the set is absent.
 fn positions(name: &str) -> Option<Vec<Connect4>> {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/connect4"));
-    let text = std::fs::read_to_string(dir.join(name)).ok()?;
+    let text = test_data::read(&format!("connect4/{name}"), "its benchmark")?;
     let lines = text.lines().filter_map(|l| l.split_whitespace().next()).take(POSITIONS);
     Some(lines.map(|moves| Connect4::from_moves(7, 6, moves).expect("a legal position")).collect())
 }
@@ -21,10 +19,7 @@ fn positions(name: &str) -> Option<Vec<Connect4>> {
 fn bench_solver(c: &mut Criterion) {
     let mut group = c.benchmark_group("connect4-solver");
     for set in ["end-easy", "middle-easy"] {
-        let Some(positions) = positions(set) else {
-            eprintln!("note: shared/connect4/{set} is absent: skipped");
-            continue;
-        };
+        let Some(positions) = positions(set) else { continue };
         group.throughput(Throughput::Elements(positions.len() as u64));
         group.bench_function(format!("{set}/first-{POSITIONS}"), |b| {
             b.iter_batched_ref(

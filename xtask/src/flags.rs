@@ -224,8 +224,9 @@ pub(crate) struct Bench {
     only: Option<Vec<String>>,
     /// Where Pons' six connect-4 sets are, one file per set named
     /// end-easy, middle-easy, middle-medium, begin-easy, begin-medium,
-    /// begin-hard (default ../shared/connect4; a set that is missing is
-    /// skipped and the report says so).
+    /// begin-hard (default: connect4/ of the shared test data, the folder
+    /// $BACKUP_RULES_SHARED or ../shared beside the workspace; a set that is
+    /// missing is skipped and the report says so).
     #[arg(long, value_name = "DIR")]
     connect4_sets: Option<PathBuf>,
 }
@@ -247,7 +248,8 @@ pub(crate) struct Wac {
     #[arg(long)]
     limit: Option<usize>,
     /// The EPD file (one position per line, with a `bm` operation in SAN).
-    /// Default: `../shared/chess/wac.epd` beside the workspace.
+    /// Default: chess/wac.epd of the shared test data ($BACKUP_RULES_SHARED
+    /// or ../shared beside the workspace).
     #[arg(long)]
     epd: Option<PathBuf>,
     /// The backup rule (as the engine's `Backup` option).

@@ -6,7 +6,11 @@
 //!   below it (the UCI engine's strength dial);
 //! - nothing but `experiments` and `play` depends on `games-chess` (GPL);
 //! - nothing but `xtask` and `play` depends on `experiments` (unpublished);
-//! - every crate depends only on crates of a lower layer.
+//! - every crate depends only on crates of a lower layer;
+//! - `test-data` (unpublished: where the optional shared test data is) is a
+//!   dev-dependency of published crates, never a normal one;
+//! - no source file but `test-data`'s names the shared test-data folder, so
+//!   that `BACKUP_RULES_SHARED` (CI's fresh-clone run) reaches every test.
 
 use std::collections::BTreeMap;
 
@@ -17,6 +21,7 @@ use crate::TaskResult;
 /// The layer of each workspace crate; a crate may depend only on lower layers.
 const LAYERS: &[(&str, u32)] = &[
     ("search-core", 0),
+    ("test-data", 0),
     ("equilibria", 0),
     ("games-small", 1),
     ("strength", 1),
@@ -34,15 +39,19 @@ fn allowed(from: &str, to: &str) -> bool {
     let below = matches!((layer(from), layer(to)), (Some(a), Some(b)) if b < a);
     let chess_ok = to != "games-chess" || from == "experiments" || from == "play";
     let experiments_ok = to != "experiments" || from == "xtask" || from == "play";
-    below && chess_ok && experiments_ok
+    let test_data_ok = to != "test-data" || UNPUBLISHED.contains(&from);
+    below && chess_ok && experiments_ok && test_data_ok
 }
+
+/// The crates that are never published (they may depend on unpublished ones).
+const UNPUBLISHED: &[&str] = &["experiments", "gomocup", "play", "xtask", "benches"];
 
 /// A dev-dependency (tests, examples, doctests; never shipped) may also
 /// reach sideways within a layer: `strength`'s tests play tic-tac-toe.
 fn allowed_in_tests(from: &str, to: &str) -> bool {
     let layer = |name: &str| LAYERS.iter().find(|l| l.0 == name).map(|l| l.1);
     let same = matches!((layer(from), layer(to)), (Some(a), Some(b)) if a == b);
-    same && to != "games-chess" && to != "experiments" || allowed(from, to)
+    same && to != "games-chess" && to != "experiments" || to == "test-data" || allowed(from, to)
 }
 
 /// A dependency edge: (from, to, kind).
@@ -69,13 +78,48 @@ fn edges() -> Result<Vec<Edge>, Box<dyn std::error::Error>> {
     Ok(out)
 }
 
-/// The edges that break the rules.
+/// The edges that break the rules, and the source lines that name the
+/// shared test-data folder outside `test-data`.
 fn violations() -> Result<Vec<String>, Box<dyn std::error::Error>> {
-    Ok(edges()?
+    let mut bad: Vec<String> = edges()?
         .into_iter()
         .filter(|(from, to, kind)| !(allowed(from, to) || kind == "dev" && allowed_in_tests(from, to)))
         .map(|(from, to, kind)| format!("{from} -> {to} ({kind})"))
-        .collect())
+        .collect();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for dir in ["crates", "xtask", "benches"] {
+        shared_paths(&root.join(dir), &mut bad)?;
+    }
+    Ok(bad)
+}
+
+/// How a path to the shared folder is spelled (split, so that this file
+/// does not match itself).
+const SHARED: &str = concat!("..", "/shared");
+
+/// Code lines (not comments) of `.rs` files under `dir` that spell a path to
+/// the shared test-data folder, except in the `test-data` crate.
+fn shared_paths(dir: &std::path::Path, bad: &mut Vec<String>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            if !path.ends_with("test-data") && !path.ends_with("target") {
+                shared_paths(&path, bad)?;
+            }
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(&path)?;
+            for (i, line) in text.lines().enumerate() {
+                if !line.trim_start().starts_with("//") && line.contains(SHARED) {
+                    bad.push(format!(
+                        "{}:{}: names the shared test data: use the test-data crate",
+                        path.display(),
+                        i + 1
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 pub(crate) fn run() -> TaskResult {
@@ -128,5 +172,24 @@ mod tests {
         assert!(allowed("experiments", "equilibria"));
         assert!(!allowed("equilibria", "search-core"));
         assert!(!allowed("search-core", "equilibria"));
+        assert!(!allowed("games-small", "test-data"));
+        assert!(allowed_in_tests("games-small", "test-data"));
+        assert!(allowed_in_tests("games-chess", "test-data"));
+        assert!(allowed("experiments", "test-data"));
+        assert!(!allowed("test-data", "search-core"));
+    }
+
+    #[test]
+    fn a_path_to_the_shared_data_outside_test_data_is_found() {
+        let dir = std::env::temp_dir().join(format!("layering-shared-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("test-data")).unwrap();
+        std::fs::write(dir.join("a.rs"), format!("// {SHARED} in a comment is fine\nlet p = \"{SHARED}/x\";\n"))
+            .unwrap();
+        std::fs::write(dir.join("test-data/lib.rs"), format!("let p = \"{SHARED}\";\n")).unwrap();
+        let mut bad = Vec::new();
+        shared_paths(&dir, &mut bad).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(bad.len(), 1, "{bad:?}");
+        assert!(bad[0].contains("a.rs:2"), "{bad:?}");
     }
 }

@@ -1,5 +1,6 @@
 //! Perft through the `Game` trait against `shakmaty::perft` and the published
-//! counts of the standard perft suite (`perftsuite.epd` in the test-data directory beside the workspace; skipped when absent).
+//! counts of the standard perft suite (the shared test data's `perftsuite.epd`, see the `test-data` crate; without it the start position
+//! and Kiwipete are checked against their published counts and the rest is skipped).
 //!
 //! Perft counts every leaf of the legal-move tree, so these tests use
 //! [`Rules::PERFT`] (no repetition, fifty-move or insufficient-material
@@ -15,14 +16,26 @@ struct Case {
 }
 
 /// The suite, or `None` (with a note) if the shared data is absent.
-fn suite() -> Option<Vec<Case>> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/chess/perftsuite.epd");
-    let Ok(text) = std::fs::read_to_string(path) else {
-        println!("note: {path} not found; skipping the perft-suite test");
-        return None;
-    };
-    let cases = text
-        .lines()
+fn suite(what: &str) -> Option<Vec<Case>> {
+    let text = test_data::read("chess/perftsuite.epd", what)?;
+    Some(parse_suite(&text))
+}
+
+/// The suite when present, else the published counts of the start position
+/// and Kiwipete (the two positions every perft implementation quotes).
+fn suite_or_known() -> Vec<Case> {
+    suite("the rest of the suite (the start position and Kiwipete are checked against their published counts)")
+        .unwrap_or_else(|| {
+            parse_suite(concat!(
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902 ;D4 197281 ;D5 4865609\n",
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 ;D1 48 ;D2 2039 ;D3 97862 ;D4 4085603\n",
+            ))
+        })
+}
+
+/// EPD lines `FEN ;D1 n1 ;D2 n2 ...`.
+fn parse_suite(text: &str) -> Vec<Case> {
+    text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
             let mut parts = line.split(';');
@@ -36,8 +49,7 @@ fn suite() -> Option<Vec<Case>> {
                 .collect();
             Case { fen, counts }
         })
-        .collect();
-    Some(cases)
+        .collect()
 }
 
 fn find(cases: &[Case], fen_prefix: &str) -> (ChessGame, Vec<u64>) {
@@ -62,14 +74,14 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 
 #[test]
 fn start_position_to_depth_5() {
-    let Some(cases) = suite() else { return };
+    let cases = suite_or_known();
     let (game, counts) = find(&cases, START);
     check(&game, &counts, 5);
 }
 
 #[test]
 fn kiwipete_to_depth_4() {
-    let Some(cases) = suite() else { return };
+    let cases = suite_or_known();
     let (game, counts) = find(&cases, KIWIPETE);
     check(&game, &counts, 4);
 }
@@ -78,7 +90,7 @@ fn kiwipete_to_depth_4() {
 /// only, and a pawn ending with en passant chances.
 #[test]
 fn well_known_positions() {
-    let Some(cases) = suite() else { return };
+    let Some(cases) = suite("five well-known perft positions") else { return };
     for (prefix, depth) in [
         ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq", 4),
         ("n1n5/PPPk4/8/8/8/8/4Kppp/5N1N w", 4),
@@ -95,7 +107,7 @@ fn well_known_positions() {
 /// leaves (a few seconds in all).
 #[test]
 fn whole_suite_at_moderate_depth() {
-    let Some(cases) = suite() else { return };
+    let Some(cases) = suite("the whole perft suite") else { return };
     for case in &cases {
         let game = ChessGame::from_fen(&case.fen).expect("valid FEN").with_rules(Rules::PERFT);
         let depth = case.counts.iter().take_while(|&&n| n <= 2_000_000).count() as u32;
@@ -110,7 +122,7 @@ fn whole_suite_at_moderate_depth() {
 #[test]
 #[ignore = "slow (about a minute): run with --ignored"]
 fn deep_perft() {
-    let Some(cases) = suite() else { return };
+    let Some(cases) = suite("the deep perft counts") else { return };
     for case in &cases {
         let game = ChessGame::from_fen(&case.fen).expect("valid FEN").with_rules(Rules::PERFT);
         let depth = case.counts.iter().take_while(|&&n| n <= 200_000_000).count() as u32;

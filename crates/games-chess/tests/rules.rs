@@ -332,8 +332,7 @@ fn fens_are_parsed_strictly() {
     }
     // Every position of the shared perft suite and WAC still parses.
     for file in ["perftsuite.epd", "wac.epd"] {
-        let path = format!("{}/../../../shared/chess/{file}", env!("CARGO_MANIFEST_DIR"));
-        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let Some(text) = test_data::read(&format!("chess/{file}"), "parsing its FENs") else { continue };
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let fen = line.split(';').next().unwrap().trim();
             let fields: Vec<&str> = fen.split_whitespace().take(6).collect();

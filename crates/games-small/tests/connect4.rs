@@ -311,10 +311,7 @@ fn display_and_notation() {
 
 #[test]
 fn pons_benchmark_lines_parse() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/connect4/begin-easy");
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return; // the shared data is optional
-    };
+    let Some(text) = test_data::read("connect4/begin-easy", "parsing Pons' benchmark lines") else { return };
     for line in text.lines().take(200) {
         let moves = line.split_whitespace().next().unwrap();
         let g = Connect4::from_moves(7, 6, moves).unwrap();

@@ -4,16 +4,18 @@
 
 use games_small::solver::{TestLine, parse_test_line};
 use games_small::{Connect4, Connect4Eval, TicTacToe, TicTacToeEval};
+use rand::Rng as _;
 use search_core::backup::Minimax;
 use search_core::search::{Limits, Options, Search};
-use search_core::{Game, Outcome, Status};
+use search_core::{Game, Outcome, Status, rng};
 
-/// The first `n` end-game positions of Pons' end-easy set with their scores.
-fn end_easy(n: usize) -> Vec<(Connect4, i32)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/connect4/end-easy");
-    let Ok(text) = std::fs::read_to_string(path) else {
-        eprintln!("{path} not found: using positions of our own");
-        return Vec::new();
+/// The first `n` end-game positions of Pons' end-easy set with their scores,
+/// or, without the shared data, `n` end-game positions of our own (seeded
+/// random play) scored by the solver.
+fn end_games(n: usize) -> Vec<(Connect4, i32)> {
+    let Some(text) = test_data::read("connect4/end-easy", "Pons' end-easy set (using end games of our own)") else {
+        let mut solver = games_small::solver::Solver::new(7, 6).unwrap();
+        return random_positions(n, 32).into_iter().map(|g| (g, solver.solve(&g).unwrap().score)).collect();
     };
     text.lines()
         .filter_map(|l| parse_test_line(l, 7, 6).unwrap())
@@ -22,15 +24,31 @@ fn end_easy(n: usize) -> Vec<(Connect4, i32)> {
         .collect()
 }
 
-/// A few positions the solver needs no file for: random openings.
+/// `n` distinct unfinished 7×6 positions after `plies` random moves
+/// (seeded, so the same on every machine).
+fn random_positions(n: usize, plies: usize) -> Vec<Connect4> {
+    let mut r = rng::seeded(57);
+    let mut out: Vec<Connect4> = Vec::new();
+    let mut moves = Vec::new();
+    while out.len() < n {
+        let mut g = Connect4::standard();
+        for _ in 0..plies {
+            moves.clear();
+            if g.generate(&mut moves) != Status::Ongoing {
+                break;
+            }
+            g.play(moves[r.random_range(0..moves.len())]);
+        }
+        if g.status() == Status::Ongoing && g.moves_played() as usize == plies && !out.contains(&g) {
+            out.push(g);
+        }
+    }
+    out
+}
+
+/// A few middle-game positions the solver needs no file for.
 fn openings() -> Vec<Connect4> {
-    (0..8)
-        .filter_map(|i| {
-            let moves: String = (0..24).map(|k| char::from(b'1' + ((i * 7 + k * 3 + k * k) % 7) as u8)).collect();
-            Connect4::from_moves(7, 6, &moves).ok()
-        })
-        .filter(|g| g.status() == Status::Ongoing)
-        .collect()
+    random_positions(8, 16)
 }
 
 /// −1, 0 or 1 (`f64::signum` gives 1 for +0).
@@ -40,12 +58,8 @@ fn sign(x: f64) -> i32 {
 
 #[test]
 fn connect4_values_within_the_proven_bounds() {
-    let mut set = end_easy(30);
-    if set.is_empty() {
-        let mut solver = games_small::solver::Solver::new(7, 6).unwrap();
-        set = openings().into_iter().map(|g| (g, solver.solve(&g).unwrap().score)).collect();
-    }
-    assert!(!set.is_empty());
+    let set = end_games(30);
+    assert_eq!(set.len(), 30);
     for threads in [1, 2, 4] {
         let mut s =
             Search::parallel(Minimax, Connect4Eval::default(), Options::default().with_threads(threads)).unwrap();
@@ -75,7 +89,9 @@ fn connect4_values_within_the_proven_bounds() {
 
 #[test]
 fn one_thread_is_the_single_threaded_search() {
-    for pos in openings() {
+    let positions = openings();
+    assert_eq!(positions.len(), 8);
+    for pos in positions {
         let mut a = Search::new(Minimax, Connect4Eval::default(), Options::default()).unwrap();
         let mut b = Search::parallel(Minimax, Connect4Eval::default(), Options::default().with_threads(1)).unwrap();
         for depth in [4, 8] {

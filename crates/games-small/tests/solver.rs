@@ -1,6 +1,6 @@
 //! The connect-4 solver: hand-checked scores, errors, an independent
 //! exhaustive oracle on small boards, and Pons' benchmark sets (skipped when
-//! the test-data directory beside the workspace is absent).
+//! the shared test data is absent: see the `test-data` crate).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -12,13 +12,11 @@ use search_core::{Game, GameError, Outcome, Status, rng};
 
 /// The benchmark sets, if this checkout has them.
 fn shared_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/connect4"));
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("note: {} is absent: skipping the benchmark sets", dir.display());
-        None
+    let dir = test_data::dir().map(|d| d.join("connect4")).filter(|d| d.is_dir());
+    if dir.is_none() {
+        test_data::skip("the shared connect-4 sets are absent", "Pons' benchmark sets");
     }
+    dir
 }
 
 fn solve(width: usize, height: usize, moves: &str) -> i32 {

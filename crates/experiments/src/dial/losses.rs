@@ -974,9 +974,10 @@ mod tests {
     /// when it is there.
     fn connect4_positions() -> Vec<(String, i32)> {
         let mut out = vec![("2252576253462244111563365343671351441".to_string(), -1)];
-        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/connect4/middle-easy");
-        match std::fs::read_to_string(&file) {
-            Ok(text) => out.extend(
+        if let Some(text) =
+            test_data::read("connect4/middle-easy", "three of its positions (the built-in one is checked)")
+        {
+            out.extend(
                 text.lines()
                     .filter_map(|l| {
                         let (moves, score) = l.split_once(' ')?;
@@ -984,8 +985,7 @@ mod tests {
                     })
                     .filter(|(m, _)| m.len() >= CONNECT4_MIN_DISCS as usize)
                     .take(3),
-            ),
-            Err(_) => eprintln!("note: {} not found: only the built-in position is checked", file.display()),
+            );
         }
         out
     }

@@ -68,8 +68,9 @@ pub struct Args {
     /// threads), `smp` (Lazy SMP), `memory` (peak resident memory of the
     /// solver and the engine).
     pub only: Option<Vec<String>>,
-    /// Where Pons' six connect-4 sets are (default `../shared/connect4`
-    /// beside the workspace), one file per set named as in the report.
+    /// Where Pons' six connect-4 sets are (default: connect4/ of the shared
+    /// test data, see the `test-data` crate), one file per set named as in
+    /// the report.
     pub connect4_sets: Option<PathBuf>,
 }
 
@@ -155,7 +156,7 @@ pub fn run(args: Args) -> TaskResult {
         knuth_moore(args.quick, &mut report);
     }
     if on("solver") {
-        let sets = args.connect4_sets.clone().unwrap_or_else(|| root.join(super::bench_solver::CONNECT4_SETS));
+        let sets = args.connect4_sets.clone().or_else(|| test_data::path("connect4")).unwrap_or_default();
         super::bench_solver::solver_vs_peers(&root, &sets, pairs, args.quick, &mut report)?;
     }
     if on("perft") {
@@ -167,7 +168,7 @@ pub fn run(args: Args) -> TaskResult {
         super::bench_mcts::connect4_quality(&root, args.quick, &mut report)?;
     }
     if on("smp") {
-        super::bench_mcts::lazy_smp(&root, args.quick, &mut report)?;
+        super::bench_mcts::lazy_smp(args.quick, &mut report)?;
     }
     if on("memory") {
         super::bench_memory::peak_memory(&root, args.quick, &mut report)?;

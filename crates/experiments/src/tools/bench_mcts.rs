@@ -166,7 +166,7 @@ fn move_classes(solver: &mut Solver, pos: &Connect4) -> Result<Vec<(u8, i32)>, S
 /// game-theoretic value (win, draw or loss), against simulations, for the
 /// mean (UCT) and soft (MENTS) backups; writes the SVG.
 pub(crate) fn connect4_quality(root: &Path, quick: bool, report: &mut Report) -> TaskResult {
-    let path = root.join("../shared/connect4/middle-easy");
+    let path = test_data::path("connect4/middle-easy").unwrap_or_default();
     let Ok(text) = std::fs::read_to_string(&path) else {
         report.notes.push(format!("MCTS quality: skipped, {} not found.", path.display()));
         return Ok(());
@@ -286,9 +286,9 @@ where
 }
 
 /// Lazy SMP time-to-depth speedups on connect-4 and chess positions.
-pub(crate) fn lazy_smp(root: &Path, quick: bool, report: &mut Report) -> TaskResult {
+pub(crate) fn lazy_smp(quick: bool, report: &mut Report) -> TaskResult {
     let n = if quick { 4 } else { 20 };
-    let path = root.join("../shared/connect4/begin-easy");
+    let path = test_data::path("connect4/begin-easy").unwrap_or_default();
     match std::fs::read_to_string(&path) {
         Ok(text) => {
             let mut set = Vec::new();
@@ -305,7 +305,7 @@ pub(crate) fn lazy_smp(root: &Path, quick: bool, report: &mut Report) -> TaskRes
         }
         Err(_) => report.notes.push(format!("Lazy SMP on connect-4: skipped, {} not found.", path.display())),
     }
-    let path = root.join("../shared/chess/wac.epd");
+    let path = test_data::path("chess/wac.epd").unwrap_or_default();
     match std::fs::read_to_string(&path) {
         Ok(text) => {
             // Middle-game positions: at least 20 pieces on the board.

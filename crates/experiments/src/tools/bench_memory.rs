@@ -20,8 +20,8 @@ const ENGINE_HASH_MIB: f64 = 16.0;
 /// the engine through the `kibitz` binary.
 pub(crate) fn peak_memory(root: &Path, quick: bool, report: &mut Report) -> TaskResult {
     let set = if quick { "end-easy" } else { "begin-easy" };
-    let path = root.join("../shared/connect4").join(set);
-    if path.exists() {
+    let path = test_data::path("connect4").unwrap_or_default().join(set);
+    if path.is_file() {
         let out = Command::new(std::env::current_exe()?)
             .args(["solve", "connect4"])
             .arg(&path)

@@ -22,9 +22,6 @@ use games_small::solver::{Solver, TestLine, parse_test_line};
 use super::bench::{Counted, Report, Timed};
 use crate::TaskResult;
 
-/// Where the shared connect-4 sets live, relative to the workspace root.
-pub(crate) const CONNECT4_SETS: &str = "../shared/connect4";
-
 /// Where the bench looks for the 7 × 6 book (`cargo xtask book connect4
 /// --out target/connect4-7x6.c4book`), relative to the workspace root.
 const BOOK_PATH: &str = "target/connect4-7x6.c4book";

@@ -25,7 +25,8 @@ pub struct Args {
     /// Only the first N positions.
     pub limit: Option<usize>,
     /// The EPD file (one position per line, with a `bm` operation in SAN).
-    /// Default: `../shared/chess/wac.epd` beside the workspace.
+    /// Default: chess/wac.epd of the shared test data ($BACKUP_RULES_SHARED
+    /// or ../shared beside the workspace).
     pub epd: Option<PathBuf>,
     /// The backup rule (as the engine's `Backup` option).
     pub backup: String,
@@ -76,7 +77,11 @@ pub fn run(args: Args) -> TaskResult {
     if !(1..=MAX_HASH_MIB).contains(&args.hash) {
         return Err(format!("hash table of {} MiB: give 1 to {MAX_HASH_MIB} MiB", args.hash).into());
     }
-    let epd = args.epd.clone().unwrap_or_else(|| crate::tools::bench::workspace_root().join("../shared/chess/wac.epd"));
+    let epd = args
+        .epd
+        .clone()
+        .or_else(|| test_data::path("chess/wac.epd"))
+        .ok_or("no --epd FILE given and the shared test data is switched off")?;
     let text = std::fs::read_to_string(&epd).map_err(|e| format!("{}: {e}", epd.display()))?;
     let mut entries = Vec::new();
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
