@@ -7,19 +7,18 @@ use std::sync::Arc;
 
 use games_chess::{ChessEval, ChessGame};
 use games_small::{Connect4, Connect4Eval, Gobang, GobangEval, TicTacToe, TicTacToeEval};
-use search_core::backup::Minimax;
-use search_core::rng::{self, derive_seed};
-use search_core::search::{Limits, Options, Search};
-use search_core::{Evaluator, Game, RngExt, Status};
+use search_core::rng::derive_seed;
+use search_core::{Evaluator, Game};
 use strength::agents::{Roster, StandardAgents};
 use strength::dial::{Calibration, Dial};
-use strength::pairing::{PairOutcome, play_pair};
+use strength::pairing::PairOutcome;
+use tournament::Setup;
 
 /// A game as `match` and `calibrate` see it (object-safe, so that the
-/// commands pick one at run time).
+/// commands pick one at run time): a [`Setup`] of any game.
 pub(crate) trait Arena: Send + Sync {
     /// The name on the command line: `tictactoe`, `connect4`, `gobang`, `chess`.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &str;
     /// The agent kinds, for help texts.
     fn kinds(&self) -> Vec<(String, String)>;
     /// Checks that `spec` builds an agent (before any game is played).
@@ -35,122 +34,37 @@ pub(crate) trait Arena: Send + Sync {
     fn max_plies(&self) -> usize;
 }
 
-/// A game `G`, its agents, and its openings.
-struct GameArena<G: Game> {
-    name: &'static str,
-    start: G,
-    roster: RosterMaker<G>,
-    /// Parses an opening: a FEN where the game has one, else moves.
-    parse: fn(&G, &str) -> Result<G, String>,
-    /// Random plies of an opening, and the balance test of the result.
-    opening_plies: usize,
-    balanced: Box<dyn Fn(&G) -> bool + Send + Sync>,
-    max_plies: usize,
-}
-
-/// Draws in a row that found only openings already in the list, after which
-/// [`Arena::random_openings`] accepts a repeat.
-const DISTINCT_TRIES: usize = 1000;
-
-/// Plays a space-separated move line from `start`, in the game's notation.
-fn parse_moves<G: Game>(start: &G, text: &str) -> Result<G, String> {
-    let mut g = start.clone();
-    let mut legal = Vec::new();
-    for word in text.split_whitespace() {
-        let mv = g.parse_move(word).map_err(|e| format!("opening {text:?}: {e}"))?;
-        legal.clear();
-        if g.generate(&mut legal) != Status::Ongoing || !legal.contains(&mv) {
-            return Err(format!("opening {text:?}: {word} is not legal there"));
-        }
-        g.play(mv);
-    }
-    Ok(g)
-}
-
-impl<G> Arena for GameArena<G>
+impl<G> Arena for Setup<G>
 where
     G: Game + Send + Sync + 'static,
     G::Move: Send,
 {
-    fn name(&self) -> &'static str {
-        self.name
+    fn name(&self) -> &str {
+        Setup::name(self)
     }
 
     fn kinds(&self) -> Vec<(String, String)> {
-        (self.roster)().kinds()
+        self.roster().kinds()
     }
 
     fn check_spec(&self, spec: &str) -> Result<(), String> {
-        (self.roster)().build(spec).map(drop).map_err(|e| e.to_string())
+        Setup::check_spec(self, spec).map_err(|e| e.to_string())
     }
 
     fn random_openings(&self, count: usize, seed: u64) -> Result<Vec<String>, String> {
-        let mut out = Vec::with_capacity(count);
-        let mut rng = rng::seeded(seed);
-        let mut moves = Vec::new();
-        let mut tries = 0usize;
-        let mut repeats = 0usize;
-        while out.len() < count {
-            tries += 1;
-            if tries > count * 1000 + 1000 {
-                return Err(format!("{}: found only {} balanced openings", self.name, out.len()));
-            }
-            let mut g = self.start.clone();
-            let mut line = Vec::new();
-            for _ in 0..self.opening_plies {
-                moves.clear();
-                if g.generate(&mut moves) != Status::Ongoing {
-                    break;
-                }
-                let mv = moves[rng.random_range(0..moves.len())];
-                line.push(g.move_string(mv));
-                g.play(mv);
-            }
-            moves.clear();
-            if line.len() < self.opening_plies || g.generate(&mut moves) != Status::Ongoing || !(self.balanced)(&g) {
-                continue;
-            }
-            // Distinct openings while they last; a game with few (tic-tac-
-            // toe has nine) repeats them once a thousand draws in a row were
-            // repeats. The rule does not depend on `count`, so a longer list
-            // starts with the shorter one: a match or calibration that asks
-            // for more games keeps the openings of the games already played.
-            let text = line.join(" ");
-            if !out.contains(&text) || repeats >= DISTINCT_TRIES {
-                out.push(text);
-                repeats = 0;
-            } else {
-                repeats += 1;
-            }
-        }
-        Ok(out)
+        Setup::random_openings(self, count, seed).map_err(|e| e.to_string())
     }
 
     fn check_opening(&self, text: &str) -> Result<(), String> {
-        let g = (self.parse)(&self.start, text)?;
-        let mut moves = Vec::new();
-        match g.generate(&mut moves) {
-            Status::Ongoing => Ok(()),
-            Status::Over(_) => Err(format!("opening {text:?}: the game is already over")),
-        }
+        Setup::check_opening(self, text).map_err(|e| e.to_string())
     }
 
     fn play_pairs(&self, a: &str, b: &str, pairs: &[(String, u64)]) -> Result<Vec<PairOutcome>, String> {
-        let roster = (self.roster)();
-        let mut agent_a = roster.build(a).map_err(|e| e.to_string())?;
-        let mut agent_b = roster.build(b).map_err(|e| e.to_string())?;
-        pairs
-            .iter()
-            .map(|(opening, seed)| {
-                let start = (self.parse)(&self.start, opening)?;
-                play_pair(&start, &mut agent_a, &mut agent_b, *seed, Some(self.max_plies))
-                    .map_err(|e| format!("{a} vs {b}, opening {opening:?}: {e}"))
-            })
-            .collect()
+        Setup::play_pairs(self, a, b, pairs).map_err(|e| e.to_string())
     }
 
     fn max_plies(&self) -> usize {
-        self.max_plies
+        Setup::max_plies(self)
     }
 }
 
@@ -188,20 +102,12 @@ where
     })
 }
 
-/// Whether a depth-`depth` alpha-beta search from `g` finds the side to
-/// move within `margin` of level.
-fn level_within<G: Game, E: Evaluator<G>>(g: &G, eval: E, depth: u32, margin: f64) -> bool {
-    let opts = Options::recommended::<G, Minimax, E>(&eval).with_table_mib(if G::HASHED { 1 } else { 0 });
-    let Ok(mut search) = Search::new(Minimax, eval, opts) else { return false };
-    search.run(g, &Limits::depth(depth)).ok().and_then(|r| r.value).is_some_and(|v| v.abs() <= margin)
-}
-
 /// Makes a game's roster of agent kinds: the standard kinds with the game's
 /// evaluator, `elo:X` when the game is calibrated, and the game's own kinds
 /// (chess: `uci:`). One per game, shared by `match`, `calibrate` and the
 /// web app (`crates/play`); the calibration is read once, when the maker
 /// is built.
-pub type RosterMaker<G> = Arc<dyn Fn() -> Roster<G> + Send + Sync>;
+pub use tournament::RosterMaker;
 
 fn roster_maker<G, E, F>(name: &str, eval: E, table_mib: usize, extra: F) -> Result<RosterMaker<G>, String>
 where
@@ -239,11 +145,11 @@ pub fn chess_roster() -> Result<RosterMaker<ChessGame>, String> {
     })
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The setup of a game for `match` and `calibrate`: its roster, random
+/// openings of `opening_plies` plies, kept when level within `margin` at
+/// `depth` (`balance`), and its ply limit.
 fn arena<G, E>(
-    name: &'static str,
-    start: G,
-    parse: fn(&G, &str) -> Result<G, String>,
+    setup: Setup<G>,
     roster: Result<RosterMaker<G>, String>,
     eval: E,
     opening_plies: usize,
@@ -255,12 +161,11 @@ where
     G::Move: Send,
     E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
-    let roster = roster?;
-    let balanced: Box<dyn Fn(&G) -> bool + Send + Sync> = match balance {
-        Some((depth, margin)) => Box::new(move |g: &G| level_within(g, eval.clone(), depth, margin)),
-        None => Box::new(|_: &G| true),
-    };
-    Ok(Box::new(GameArena { name, start, roster, parse, opening_plies, balanced, max_plies }))
+    let mut setup = setup.with_roster(roster?).with_opening_plies(opening_plies).with_max_plies(max_plies);
+    if let Some((depth, margin)) = balance {
+        setup = setup.with_balance(eval, depth, margin);
+    }
+    Ok(Box::new(setup))
 }
 
 /// The names of the games.
@@ -272,9 +177,7 @@ pub(crate) fn arena_of(game: &str) -> Result<Box<dyn Arena>, String> {
         // One random ply: every first move of tic-tac-toe is a draw with
         // perfect play.
         "tictactoe" => arena(
-            "tictactoe",
-            TicTacToe::default(),
-            parse_moves,
+            Setup::standard("tictactoe", TicTacToe::default(), TicTacToeEval::default()),
             tictactoe_roster(),
             TicTacToeEval::default(),
             1,
@@ -284,9 +187,7 @@ pub(crate) fn arena_of(game: &str) -> Result<Box<dyn Arena>, String> {
         // Four random plies, kept if a depth-6 search finds them within a
         // third of a three-in-a-row of level.
         "connect4" => arena(
-            "connect4",
-            Connect4::standard(),
-            parse_moves,
+            Setup::standard("connect4", Connect4::standard(), Connect4Eval::default()),
             connect4_roster(),
             Connect4Eval::default(),
             4,
@@ -296,9 +197,7 @@ pub(crate) fn arena_of(game: &str) -> Result<Box<dyn Arena>, String> {
         // Two stones each near the centre, kept if level at depth 2 within
         // an open three's weight.
         "gobang" => arena(
-            "gobang",
-            Gobang::default(),
-            parse_moves,
+            Setup::standard("gobang", Gobang::default(), GobangEval::default()),
             gobang_roster(),
             GobangEval::default(),
             4,
@@ -307,20 +206,21 @@ pub(crate) fn arena_of(game: &str) -> Result<Box<dyn Arena>, String> {
         ),
         // Six random plies (UCI moves; a FEN line is accepted too), kept if
         // a depth-4 search finds them within 0.6 pawns of level.
-        "chess" => {
-            arena("chess", ChessGame::startpos(), parse_chess, chess_roster(), ChessEval, 6, Some((4, 60.0)), 400)
-        }
+        "chess" => arena(
+            Setup::standard("chess", ChessGame::startpos(), ChessEval).with_position_parser(parse_fen),
+            chess_roster(),
+            ChessEval,
+            6,
+            Some((4, 60.0)),
+            400,
+        ),
         _ => Err(format!("unknown game {game:?}: one of {}", GAMES.join(", "))),
     }
 }
 
-/// A chess opening: a FEN (it has a `/`), or UCI moves from the start.
-fn parse_chess(start: &ChessGame, text: &str) -> Result<ChessGame, String> {
-    if text.contains('/') {
-        ChessGame::from_fen(text.trim()).map_err(|e| format!("opening {text:?}: {e}"))
-    } else {
-        parse_moves(start, text)
-    }
+/// A chess opening given as a FEN (it has a `/`); UCI moves otherwise.
+fn parse_fen(text: &str) -> Option<Result<ChessGame, String>> {
+    text.contains('/').then(|| ChessGame::from_fen(text).map_err(|e| e.to_string()))
 }
 
 /// Derives the seed of pair `index` of a cell.
