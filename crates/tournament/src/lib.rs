@@ -14,8 +14,12 @@
 //!   swapped, each pair's randomness derived from its own seed (the same
 //!   results whatever the order or the thread the pairs are played on).
 //!
+//! Long runs keep their results in the [`store`]: each finished cell of
+//! games saved atomically with a checksum, tied to one master seed, so that
+//! an interrupted run resumes and two runs are never mixed.
+//!
 //! The crate knows no game by name and prints nothing; errors are
-//! [`TournamentError`].
+//! [`TournamentError`] and [`store::StoreError`].
 //!
 //! ```
 //! use games_small::{Connect4, Connect4Eval};
@@ -33,8 +37,13 @@
 //! ```
 
 mod error;
+pub mod ladder_fit;
+pub mod matches;
 mod openings;
+pub mod runner;
 mod setup;
+pub mod store;
+pub mod summary;
 
 pub use error::TournamentError;
 pub use setup::{RosterMaker, Setup};

@@ -50,6 +50,7 @@ pub struct Setup<G: Game> {
     opening_plies: usize,
     balance: Option<BalanceTest<G>>,
     max_plies: usize,
+    pairs_per_cell: usize,
     position: Option<PositionParser<G>>,
 }
 
@@ -62,6 +63,7 @@ impl<G: Game> Clone for Setup<G> {
             opening_plies: self.opening_plies,
             balance: self.balance.clone(),
             max_plies: self.max_plies,
+            pairs_per_cell: self.pairs_per_cell,
             position: self.position.clone(),
         }
     }
@@ -95,6 +97,7 @@ impl<G: Game> Setup<G> {
             opening_plies: 0,
             balance: None,
             max_plies: 1000,
+            pairs_per_cell: 2,
             position: None,
         }
     }
@@ -154,6 +157,15 @@ impl<G: Game> Setup<G> {
         self
     }
 
+    /// Pairs of games per cell of a match in the cell store (default 2):
+    /// small enough that an interrupted match loses little, large enough
+    /// that agents are not rebuilt every game (fast games want more).
+    #[must_use]
+    pub fn with_pairs_per_cell(mut self, pairs: usize) -> Self {
+        self.pairs_per_cell = pairs.max(1);
+        self
+    }
+
     /// Openings may also be positions in the game's own notation: `parse`
     /// returns `None` for a text that is not one (a move line, then), else
     /// the position or why it is not valid (e.g. a FEN, told by its `/`).
@@ -189,6 +201,11 @@ impl<G: Game> Setup<G> {
     /// The ply limit.
     pub fn max_plies(&self) -> usize {
         self.max_plies
+    }
+
+    /// Pairs of games per cell of a match.
+    pub fn pairs_per_cell(&self) -> usize {
+        self.pairs_per_cell
     }
 
     /// The plies of a random opening.

@@ -11,62 +11,8 @@ use search_core::rng::derive_seed;
 use search_core::{Evaluator, Game};
 use strength::agents::{Roster, StandardAgents};
 use strength::dial::{Calibration, Dial};
-use strength::pairing::PairOutcome;
 use tournament::Setup;
-
-/// A game as `match` and `calibrate` see it (object-safe, so that the
-/// commands pick one at run time): a [`Setup`] of any game.
-pub(crate) trait Arena: Send + Sync {
-    /// The name on the command line: `tictactoe`, `connect4`, `gobang`, `chess`.
-    fn name(&self) -> &str;
-    /// The agent kinds, for help texts.
-    fn kinds(&self) -> Vec<(String, String)>;
-    /// Checks that `spec` builds an agent (before any game is played).
-    fn check_spec(&self, spec: &str) -> Result<(), String>;
-    /// `count` balanced openings drawn from `seed`, as text.
-    fn random_openings(&self, count: usize, seed: u64) -> Result<Vec<String>, String>;
-    /// Checks an opening's text.
-    fn check_opening(&self, text: &str) -> Result<(), String>;
-    /// Plays one pair per `(opening, seed)` between `a` and `b` (agents
-    /// built once, reset before each game).
-    fn play_pairs(&self, a: &str, b: &str, pairs: &[(String, u64)]) -> Result<Vec<PairOutcome>, String>;
-    /// The ply limit after which a game is scored a draw.
-    fn max_plies(&self) -> usize;
-}
-
-impl<G> Arena for Setup<G>
-where
-    G: Game + Send + Sync + 'static,
-    G::Move: Send,
-{
-    fn name(&self) -> &str {
-        Setup::name(self)
-    }
-
-    fn kinds(&self) -> Vec<(String, String)> {
-        self.roster().kinds()
-    }
-
-    fn check_spec(&self, spec: &str) -> Result<(), String> {
-        Setup::check_spec(self, spec).map_err(|e| e.to_string())
-    }
-
-    fn random_openings(&self, count: usize, seed: u64) -> Result<Vec<String>, String> {
-        Setup::random_openings(self, count, seed).map_err(|e| e.to_string())
-    }
-
-    fn check_opening(&self, text: &str) -> Result<(), String> {
-        Setup::check_opening(self, text).map_err(|e| e.to_string())
-    }
-
-    fn play_pairs(&self, a: &str, b: &str, pairs: &[(String, u64)]) -> Result<Vec<PairOutcome>, String> {
-        Setup::play_pairs(self, a, b, pairs).map_err(|e| e.to_string())
-    }
-
-    fn max_plies(&self) -> usize {
-        Setup::max_plies(self)
-    }
-}
+use tournament::matches::AnySetup;
 
 /// Where the committed calibration of `game` lives: `calibration/<game>.json`
 /// at the workspace root, except chess's, which the chess engine embeds and
@@ -155,24 +101,30 @@ fn arena<G, E>(
     opening_plies: usize,
     balance: Option<(u32, f64)>,
     max_plies: usize,
-) -> Result<Box<dyn Arena>, String>
+    pairs_per_cell: usize,
+) -> Result<Arc<dyn AnySetup>, String>
 where
     G: Game + Send + Sync + 'static,
     G::Move: Send,
     E: Evaluator<G> + Clone + Send + Sync + 'static,
 {
-    let mut setup = setup.with_roster(roster?).with_opening_plies(opening_plies).with_max_plies(max_plies);
+    let mut setup = setup
+        .with_roster(roster?)
+        .with_opening_plies(opening_plies)
+        .with_max_plies(max_plies)
+        .with_pairs_per_cell(pairs_per_cell);
     if let Some((depth, margin)) = balance {
         setup = setup.with_balance(eval, depth, margin);
     }
-    Ok(Box::new(setup))
+    Ok(Arc::new(setup))
 }
 
 /// The names of the games.
 pub(crate) const GAMES: [&str; 4] = ["tictactoe", "connect4", "gobang", "chess"];
 
-/// The arena of `game` (one of [`GAMES`]).
-pub(crate) fn arena_of(game: &str) -> Result<Box<dyn Arena>, String> {
+/// The setup of `game` (one of [`GAMES`]). Pairs per cell of a match: 50
+/// for tic-tac-toe, 10 for connect-4, 2 for the longer games.
+pub(crate) fn arena_of(game: &str) -> Result<Arc<dyn AnySetup>, String> {
     match game {
         // One random ply: every first move of tic-tac-toe is a draw with
         // perfect play.
@@ -183,6 +135,7 @@ pub(crate) fn arena_of(game: &str) -> Result<Box<dyn Arena>, String> {
             1,
             None,
             9,
+            50,
         ),
         // Four random plies, kept if a depth-6 search finds them within a
         // third of a three-in-a-row of level.
@@ -193,6 +146,7 @@ pub(crate) fn arena_of(game: &str) -> Result<Box<dyn Arena>, String> {
             4,
             Some((6, 60.0)),
             42,
+            10,
         ),
         // Two stones each near the centre, kept if level at depth 2 within
         // an open three's weight.
@@ -203,6 +157,7 @@ pub(crate) fn arena_of(game: &str) -> Result<Box<dyn Arena>, String> {
             4,
             Some((2, 1000.0)),
             225,
+            2,
         ),
         // Six random plies (UCI moves; a FEN line is accepted too), kept if
         // a depth-4 search finds them within 0.6 pawns of level.
@@ -213,6 +168,7 @@ pub(crate) fn arena_of(game: &str) -> Result<Box<dyn Arena>, String> {
             6,
             Some((4, 60.0)),
             400,
+            2,
         ),
         _ => Err(format!("unknown game {game:?}: one of {}", GAMES.join(", "))),
     }
@@ -223,7 +179,7 @@ fn parse_fen(text: &str) -> Option<Result<ChessGame, String>> {
     text.contains('/').then(|| ChessGame::from_fen(text).map_err(|e| e.to_string()))
 }
 
-/// Derives the seed of pair `index` of a cell.
+/// Derives the seed of pair `index` of a cell (as a match's cells do).
 pub(crate) fn pair_seed(cell_seed: u64, index: u64) -> u64 {
     derive_seed(cell_seed, index)
 }

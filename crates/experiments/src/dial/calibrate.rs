@@ -21,11 +21,13 @@ use std::path::PathBuf;
 use strength::dial::{Calibration, Dial, HeldOut, Rung};
 use strength::pairing::PairOutcome;
 
+use tournament::ladder_fit::{LadderFit, RatedRung, fit_ladder, ladder_table};
+use tournament::matches::{AnySetup, MatchJob, Openings};
+use tournament::runner::Job;
+
 use super::arena::arena_of;
-use super::matches::MatchJob;
-use super::report::{LadderFit, RatedRung, fit_ladder};
 use crate::TaskResult;
-use crate::reproduce::{Experiment, RunConfig, RunKey, Scale, Shard, open_out, run_cells, write_atomic};
+use crate::reproduce::{RunConfig, RunKey, Scale, Shard, open_out, run_jobs, write_atomic};
 
 /// Arguments of `cargo xtask calibrate`.
 #[derive(Debug, Clone)]
@@ -318,27 +320,19 @@ pub fn run(args: Args) -> TaskResult {
     // One opening list for every matchup, so that all see the same
     // positions.
     let opening_seed = search_core::rng::derive_seed(args.seed, crate::reproduce::fnv("calibrate openings"));
-    let openings = probe.random_openings(pairs, opening_seed)?;
+    let openings =
+        Openings { list: probe.random_openings(pairs, opening_seed)?, source: format!("random, seed {opening_seed}") };
     let jobs: Vec<MatchJob> = matchups
         .iter()
         .map(|&(a, b)| {
             // Cell directories: one per matchup, named by its two
             // settings, so that a ladder that gains or loses rungs keeps the
-            // games of the matchups it still has (a few dozen names for the
-            // life of the process).
+            // games of the matchups it still has.
             let name =
                 format!("{}-{:016x}", args.game, crate::reproduce::fnv(&format!("{} vs {}", rungs[a], rungs[b])));
-            MatchJob::new(
-                &args.game,
-                Box::leak(name.into_boxed_str()),
-                rungs[a].clone(),
-                rungs[b].clone(),
-                openings.clone(),
-                format!("random, seed {opening_seed}"),
-                pairs,
-            )
+            MatchJob::new(probe.clone(), name, &rungs[a], &rungs[b], openings.clone(), pairs)
         })
-        .collect::<Result<_, String>>()?;
+        .collect();
     let key = RunKey { seed: args.seed, scale };
     let out = args.out.clone().unwrap_or_else(|| {
         PathBuf::from("target/calibrate").join(if args.quick {
@@ -351,7 +345,7 @@ pub fn run(args: Args) -> TaskResult {
     let share = args.shard.map_or("all".to_string(), |s| s.to_string());
     let _lock = open_out(&out, key, &names, &[share])?;
     let config = RunConfig { label: "calibrate", key, out: out.clone(), shard: args.shard };
-    let selected: Vec<&dyn Experiment> = jobs.iter().map(|j| j as &dyn Experiment).collect();
+    let selected: Vec<&dyn Job> = jobs.iter().map(|j| j as &dyn Job).collect();
     eprintln!(
         "calibrate {}: {} rungs, {} matchups of {} pairs, cells in {}",
         args.game,
@@ -361,7 +355,7 @@ pub fn run(args: Args) -> TaskResult {
         out.display()
     );
     let started = std::time::Instant::now();
-    run_cells(&selected, &config)?;
+    run_jobs(&selected, &config)?;
     let mut results: Vec<(usize, usize, Vec<PairOutcome>)> = Vec::new();
     let mut missing = 0;
     for (job, &(a, b)) in jobs.iter().zip(&matchups) {
@@ -398,7 +392,7 @@ pub fn run(args: Args) -> TaskResult {
     calibration.misfit = misfit;
     calibration.residuals = residuals;
     calibration.held_out =
-        held_out(&args, &calibration, &config, if args.quick { 3 } else { ladder.held_out_pairs }, &openings)?;
+        held_out(&probe, &args, &calibration, &config, if args.quick { 3 } else { ladder.held_out_pairs }, &openings)?;
     calibration.losses = super::losses::profiles(&args.game, &calibration, &config, args.quick)?;
     let text = calibration.to_json();
     let svg = curves_svg(&calibration, &ladder)?;
@@ -410,7 +404,7 @@ pub fn run(args: Args) -> TaskResult {
         write_atomic(&path, &text)?;
         write_atomic(&path.with_extension("svg"), &svg)?;
     }
-    println!("{}", super::report::ladder_table(&calibration));
+    println!("{}", ladder_table(&calibration));
     println!("{}", super::losses::losses_table(&calibration));
     eprintln!(
         "calibrate {}: fitted in {:.1} s (this run; cells already saved are not replayed){}",
@@ -429,11 +423,12 @@ pub fn run(args: Args) -> TaskResult {
 /// range, at settings the calibration never played, each compared with the
 /// score the ratings predict.
 fn held_out(
+    arena: &std::sync::Arc<dyn AnySetup>,
     args: &Args,
     calibration: &Calibration,
     config: &RunConfig,
     pairs: usize,
-    openings: &[String],
+    openings: &Openings,
 ) -> Result<Vec<HeldOut>, String> {
     let dial = Dial::new(calibration.clone()).map_err(|e| e.to_string())?;
     let (lo, hi) = dial.range();
@@ -448,18 +443,17 @@ fn held_out(
         let a_spec = dial.setting(a).map_err(|e| e.to_string())?.to_string();
         let b_spec = dial.setting(b).map_err(|e| e.to_string())?.to_string();
         jobs.push(MatchJob::new(
-            &args.game,
-            Box::leak(format!("{}-heldout{k:02}", args.game).into_boxed_str()),
-            a_spec.clone(),
-            b_spec.clone(),
-            openings.to_vec(),
-            "calibration openings".into(),
+            arena.clone(),
+            format!("{}-heldout{k:02}", args.game),
+            &a_spec,
+            &b_spec,
+            Openings { list: openings.list.clone(), source: "calibration openings".into() },
             pairs,
-        )?);
+        ));
         checks.push((a, b, a_spec, b_spec));
     }
-    let selected: Vec<&dyn Experiment> = jobs.iter().map(|j| j as &dyn Experiment).collect();
-    run_cells(&selected, config).map_err(|e| e.to_string())?;
+    let selected: Vec<&dyn Job> = jobs.iter().map(|j| j as &dyn Job).collect();
+    run_jobs(&selected, config).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     for (job, (a, b, a_spec, b_spec)) in jobs.iter().zip(checks) {
         let results: Vec<PairOutcome> = job.load(&config.out, config.key).into_iter().flatten().flatten().collect();

@@ -45,7 +45,9 @@ use strength::dial::{Calibration, Dial, LossProfile};
 use strength::spec::AgentSpec;
 
 use super::arena::{arena_of, pair_seed};
-use crate::reproduce::{Experiment, Finished, Loaded, Row, RunConfig, Scale, fnv, load_cell, row, run_cells};
+use tournament::runner::{self, CellError, Job};
+
+use crate::reproduce::{Loaded, Row, RunConfig, Scale, fnv, row, run_jobs};
 
 /// Connect-4 moves are scored only in positions with at least this many
 /// discs: the solver needs seconds to tens of seconds per child in the
@@ -235,7 +237,7 @@ pub(crate) fn profiles(
     let games = if quick { setup.quick_games } else { setup.games };
     let arena = arena_of(game)?;
     let opening_seed = search_core::rng::derive_seed(config.key.seed, fnv("loss openings"));
-    let openings = arena.random_openings(games, opening_seed)?;
+    let openings = arena.random_openings(games, opening_seed).map_err(|e| e.to_string())?;
     let mut counts = [0usize; 2];
     let jobs: Vec<LossJob> = levels
         .into_iter()
@@ -244,8 +246,7 @@ pub(crate) fn profiles(
             counts[usize::from(reference)] += 1;
             let name = if reference { format!("{game}-sfloss{k:02}") } else { format!("{game}-loss{k:02}") };
             LossJob {
-                // Cell directories: a few names for the life of the process.
-                name: Box::leak(name.into_boxed_str()),
+                name,
                 game: game.to_string(),
                 judge: Judge::for_game(game, stockfish.as_deref(), &level.spec),
                 level,
@@ -257,9 +258,9 @@ pub(crate) fn profiles(
             }
         })
         .collect();
-    let selected: Vec<&dyn Experiment> = jobs.iter().map(|j| j as &dyn Experiment).collect();
+    let selected: Vec<&dyn Job> = jobs.iter().map(|j| j as &dyn Job).collect();
     eprintln!("calibrate {game}: loss profiles of {} settings, {games} self-play games each", jobs.len());
-    run_cells(&selected, config).map_err(|e| e.to_string())?;
+    run_jobs(&selected, config).map_err(|e| e.to_string())?;
     jobs.iter()
         .map(|job| {
             let rows = job.load(config)?;
@@ -754,7 +755,7 @@ where
 
 /// One level's self-play games, as an experiment of the cell store.
 struct LossJob {
-    name: &'static str,
+    name: String,
     game: String,
     level: Level,
     /// A reference player (Stockfish), not a dial value.
@@ -782,7 +783,7 @@ impl LossJob {
         let params = self.params(config.key.scale);
         let mut rows = Vec::new();
         for cell in self.cells(config.key.scale) {
-            match load_cell(&config.out, self, config.key, &params, &cell) {
+            match runner::load_cell(&config.out, self, config.key, &params, &cell) {
                 Loaded::Valid { rows: r, .. } => rows.extend(r),
                 _ => {
                     return Err(format!(
@@ -849,15 +850,9 @@ impl LossJob {
     }
 }
 
-impl Experiment for LossJob {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn source(&self) -> &'static str {
-        "cargo xtask calibrate"
-    }
-    fn description(&self) -> &'static str {
-        "self-play games of one dial setting, every move scored against ground truth"
+impl Job for LossJob {
+    fn name(&self) -> &str {
+        &self.name
     }
     fn version(&self) -> u32 {
         VERSION
@@ -879,7 +874,19 @@ impl Experiment for LossJob {
             .map(|i| format!("games-{:06}-{:06}", i * per, ((i + 1) * per).min(self.games)))
             .collect()
     }
-    fn run_cell(&self, _scale: Scale, cell: &str, seed: u64) -> Result<Vec<Row>, String> {
+    fn run_cell(&self, _scale: Scale, cell: &str, seed: u64) -> Result<Vec<Row>, CellError> {
+        self.play_cell(cell, seed).map_err(Into::into)
+    }
+    fn progress(&self, rows: &[Row]) -> Option<String> {
+        let n = rows.len();
+        let sum: f64 = rows.iter().filter_map(|r| r.get("loss").and_then(Value::as_f64)).sum();
+        Some(format!("{}: {n} moves scored, mean loss {:.2}", self.name, if n == 0 { 0.0 } else { sum / n as f64 }))
+    }
+}
+
+impl LossJob {
+    /// The rows of a cell's games.
+    fn play_cell(&self, cell: &str, seed: u64) -> Result<Vec<Row>, String> {
         let (lo, hi) = Self::cell_range(cell)?;
         let games: Vec<(usize, String, u64)> =
             (lo..hi).map(|i| (i, self.openings[i % self.openings.len()].clone(), pair_seed(seed, i as u64))).collect();
@@ -907,14 +914,6 @@ impl Experiment for LossJob {
             }
             other => Err(format!("no loss profile for {other}")),
         }
-    }
-    fn finish(&self, _scale: Scale, _cells: &[(String, Vec<Row>)]) -> Result<Finished, String> {
-        Err("the loss profiles are written into the calibration".into())
-    }
-    fn progress(&self, rows: &[Row]) -> Option<String> {
-        let n = rows.len();
-        let sum: f64 = rows.iter().filter_map(|r| r.get("loss").and_then(Value::as_f64)).sum();
-        Some(format!("{}: {n} moves scored, mean loss {:.2}", self.name, if n == 0 { 0.0 } else { sum / n as f64 }))
     }
 }
 

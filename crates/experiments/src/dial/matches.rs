@@ -10,21 +10,18 @@
 //! the verdict is the same for any thread count too.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use serde_json::{Value, json};
-use strength::pairing::PairOutcome;
-
+use serde_json::json;
 use strength::dial::{Dial, DialPrediction};
+use strength::pairing::PairOutcome;
 use strength::spec::AgentSpec;
+use tournament::matches::{AnySetup, MatchJob, Openings};
+use tournament::runner::Job;
+use tournament::summary::{MatchSummary, SprtSettings, sprt_stop};
 
-use super::arena::{Arena, arena_of, load_calibration, pair_seed};
-use super::report::{MatchSummary, SprtSettings};
+use super::arena::{arena_of, load_calibration};
 use crate::TaskResult;
-use crate::reproduce::{
-    Experiment, Finished, Loaded, Row, RunConfig, RunKey, Scale, Shard, fnv, load_cell, open_out, row, run_cells,
-    write_atomic,
-};
+use crate::reproduce::{RunConfig, RunKey, Scale, Shard, fnv, open_out, run_jobs, write_atomic};
 
 /// Arguments of `cargo xtask match`.
 #[derive(Debug, Clone)]
@@ -61,192 +58,22 @@ pub struct Args {
 /// The default master seed of `match`.
 pub const DEFAULT_SEED: u64 = 1;
 
-/// Pairs per cell: small enough that an interrupted match loses little,
-/// large enough that the agents' tables are not rebuilt every game.
-fn pairs_per_cell(game: &str) -> usize {
-    match game {
-        "tictactoe" => 50,
-        "connect4" => 10,
-        _ => 2,
-    }
-}
-
-/// A match as an experiment of the cell store.
-pub(crate) struct MatchJob {
-    pub(crate) arena: Box<dyn Arena>,
-    pub(crate) name: &'static str,
-    pub(crate) a: String,
-    pub(crate) b: String,
-    pub(crate) openings: Vec<String>,
-    /// Where the openings come from (part of the parameters).
-    pub(crate) opening_source: String,
-    pub(crate) pairs: usize,
-    pub(crate) per_cell: usize,
-    /// Cells offered to the runner (all, or a prefix for SPRT waves).
-    pub(crate) offered: AtomicUsize,
-}
-
-impl MatchJob {
-    /// `pairs` pairs of `a` against `b` on `game`, pair `i` from opening
-    /// `i` (cycling), with every cell offered; `name` is the cell
-    /// directory (unique per matchup in one output directory).
-    pub(crate) fn new(
-        game: &str,
-        name: &'static str,
-        a: String,
-        b: String,
-        openings: Vec<String>,
-        opening_source: String,
-        pairs: usize,
-    ) -> Result<Self, String> {
-        Ok(MatchJob {
-            arena: arena_of(game)?,
-            name,
-            a,
-            b,
-            openings,
-            opening_source,
-            pairs,
-            per_cell: pairs_per_cell(game),
-            offered: AtomicUsize::new(usize::MAX),
-        })
-    }
-
-    pub(crate) fn cell_count(&self) -> usize {
-        self.pairs.div_ceil(self.per_cell)
-    }
-
-    fn cell_id(&self, i: usize) -> String {
-        let lo = i * self.per_cell;
-        let hi = ((i + 1) * self.per_cell).min(self.pairs);
-        format!("pairs-{lo:06}-{hi:06}")
-    }
-
-    fn cell_range(cell: &str) -> Result<(usize, usize), String> {
-        let parts: Vec<&str> = cell.split('-').collect();
-        match parts.as_slice() {
-            ["pairs", lo, hi] => Ok((
-                lo.parse().map_err(|_| format!("bad cell {cell}"))?,
-                hi.parse().map_err(|_| format!("bad cell {cell}"))?,
-            )),
-            _ => Err(format!("bad cell {cell}")),
-        }
-    }
-
-    /// The pairs of every cell held intact in `out`, in cell order (`None`
-    /// for a cell not there).
-    pub(crate) fn load(&self, out: &std::path::Path, key: RunKey) -> Vec<Option<Vec<PairOutcome>>> {
-        let params = self.params(key.scale);
-        (0..self.cell_count())
-            .map(|i| match load_cell(out, self, key, &params, &self.cell_id(i)) {
-                Loaded::Valid { rows, .. } => rows.iter().map(pair_of_row).collect(),
-                _ => None,
-            })
-            .collect()
-    }
-}
-
-fn game_row(p: &strength::pairing::GameScore) -> Value {
-    json!([p.score, p.plies, p.adjudicated])
-}
-
-fn game_of(v: &Value) -> Option<strength::pairing::GameScore> {
-    let a = v.as_array()?;
-    Some(strength::pairing::GameScore {
-        score: a.first()?.as_f64()?,
-        plies: a.get(1)?.as_u64()? as usize,
-        adjudicated: a.get(2)?.as_bool()?,
-    })
-}
-
-pub(crate) fn pair_of_row(r: &Row) -> Option<PairOutcome> {
-    Some(PairOutcome { a_first: game_of(r.get("a_first")?)?, b_first: game_of(r.get("b_first")?)? })
-}
-
-impl Experiment for MatchJob {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn source(&self) -> &'static str {
-        "cargo xtask match"
-    }
-    fn description(&self) -> &'static str {
-        "paired games between two agents"
-    }
-    fn version(&self) -> u32 {
-        1
-    }
-    fn params(&self, _scale: Scale) -> Value {
-        json!({
-            "game": self.arena.name(),
-            "a": self.a,
-            "b": self.b,
-            "openings": self.opening_source,
-            "pairs_per_cell": self.per_cell,
-            "max_plies": self.arena.max_plies(),
-        })
-    }
-    fn cells(&self, _scale: Scale) -> Vec<String> {
-        (0..self.offered.load(Ordering::Relaxed).min(self.cell_count())).map(|i| self.cell_id(i)).collect()
-    }
-    fn run_cell(&self, _scale: Scale, cell: &str, seed: u64) -> Result<Vec<Row>, String> {
-        let (lo, hi) = Self::cell_range(cell)?;
-        let pairs: Vec<(String, u64)> =
-            (lo..hi).map(|i| (self.openings[i % self.openings.len()].clone(), pair_seed(seed, i as u64))).collect();
-        let results = self.arena.play_pairs(&self.a, &self.b, &pairs)?;
-        Ok(results
-            .iter()
-            .zip(lo..hi)
-            .map(|(p, i)| {
-                row! {
-                    "pair" => i,
-                    "opening" => self.openings[i % self.openings.len()],
-                    "a_first" => game_row(&p.a_first),
-                    "b_first" => game_row(&p.b_first),
-                }
-            })
-            .collect())
-    }
-    fn finish(&self, _scale: Scale, _cells: &[(String, Vec<Row>)]) -> Result<Finished, String> {
-        Err("a match writes its own summary".into())
-    }
-    fn seed_group(&self) -> &'static str {
-        "match"
-    }
-    fn progress(&self, rows: &[Row]) -> Option<String> {
-        let pairs: Vec<PairOutcome> = rows.iter().filter_map(pair_of_row).collect();
-        Some(MatchSummary::new(&pairs, None).progress_line())
-    }
-}
-
 /// The openings of a match: from the file, or balanced random ones.
-fn openings(
-    arena: &dyn Arena,
-    file: Option<&PathBuf>,
-    count: usize,
-    seed: u64,
-) -> Result<(Vec<String>, String), String> {
+fn openings(arena: &dyn AnySetup, file: Option<&PathBuf>, count: usize, seed: u64) -> Result<Openings, String> {
     match file {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let lines: Vec<String> = text
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                .map(String::from)
-                .collect();
-            if lines.is_empty() {
+            let list = arena.parse_openings(&text).map_err(|(line, e)| format!("{}:{line}: {e}", path.display()))?;
+            if list.is_empty() {
                 return Err(format!("{}: no openings (one per line)", path.display()));
             }
-            for (i, l) in lines.iter().enumerate() {
-                arena.check_opening(l).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
-            }
-            let source = format!("file {:016x}", fnv(&lines.join("\n")));
-            Ok((lines, source))
+            let source = format!("file {:016x}", fnv(&list.join("\n")));
+            Ok(Openings { list, source })
         }
         None => {
             let seed = search_core::rng::derive_seed(seed, fnv("openings"));
-            Ok((arena.random_openings(count, seed)?, format!("random, seed {seed}")))
+            let list = arena.random_openings(count, seed).map_err(|e| e.to_string())?;
+            Ok(Openings { list, source: format!("random, seed {seed}") })
         }
     }
 }
@@ -267,48 +94,39 @@ pub fn run(args: Args) -> TaskResult {
     }
     super::pool::start_workers(args.threads, &agents)?;
     let pairs = args.games.div_ceil(2);
-    let (openings, opening_source) = openings(&*arena, args.openings.as_ref(), pairs, args.seed)?;
-    let baseline = match &args.baseline {
-        Some(spec) => Some(MatchJob::new(
-            &args.game,
-            "baseline",
-            spec.clone(),
-            args.b.clone(),
-            openings.clone(),
-            opening_source.clone(),
-            pairs,
-        )?),
-        None => None,
-    };
-    let job = MatchJob::new(&args.game, "match", args.a.clone(), args.b.clone(), openings, opening_source, pairs)?;
+    let openings = openings(&*arena, args.openings.as_ref(), pairs, args.seed)?;
+    let baseline = args
+        .baseline
+        .as_ref()
+        .map(|spec| MatchJob::new(arena.clone(), "baseline", spec, &args.b, openings.clone(), pairs));
+    let job = MatchJob::new(arena.clone(), "match", &args.a, &args.b, openings, pairs);
     let key = RunKey { seed: args.seed, scale: Scale::Default };
     let out = args.out.clone().unwrap_or_else(|| {
         let setup = format!("{} {}", job.params(Scale::Default), args.seed);
         PathBuf::from("target/match").join(format!("{}-{:016x}", args.game, fnv(&setup)))
     });
     let share = args.shard.map_or("all".to_string(), |s| s.to_string());
-    let names: Vec<String> = std::iter::once(&job).chain(&baseline).map(|j| j.name.to_string()).collect();
+    let names: Vec<String> = std::iter::once(&job).chain(&baseline).map(|j| j.name().to_string()).collect();
     let _lock = open_out(&out, key, &names, &[share])?;
     let config = RunConfig { label: "match", key, out: out.clone(), shard: args.shard };
     let total = job.cell_count();
     eprintln!("match: {} vs {} on {}, {} pairs, cells in {}", args.a, args.b, args.game, pairs, out.display());
     if let Some(b) = &baseline {
-        eprintln!("match: baseline {} vs {} on the same openings and seeds", b.a, args.b);
+        eprintln!("match: baseline {} vs {} on the same openings and seeds", b.a(), args.b);
     }
     // Without SPRT every cell at once; with it, waves of a few cells per
     // thread, stopping once a prefix of the cells decides.
     let wave = if args.sprt.is_some() { (rayon::current_num_threads() * 2).max(2) } else { total };
     let mut decided_at = None;
-    job.offered.store(0, Ordering::Relaxed);
+    job.offer(0);
     // The baseline (never with SPRT) has every cell offered from the start.
-    let jobs: Vec<&dyn Experiment> = std::iter::once(&job).chain(&baseline).map(|j| j as &dyn Experiment).collect();
-    while job.offered.load(Ordering::Relaxed) < total {
-        let next = (job.offered.load(Ordering::Relaxed) + wave).min(total);
-        job.offered.store(next, Ordering::Relaxed);
-        run_cells(&jobs, &config)?;
+    let jobs: Vec<&dyn Job> = std::iter::once(&job).chain(&baseline).map(|j| j as &dyn Job).collect();
+    while job.offered() < total {
+        job.offer((job.offered() + wave).min(total));
+        run_jobs(&jobs, &config)?;
         if let Some(sprt) = &args.sprt {
             let cells = job.load(&out, key);
-            if let Some(i) = super::report::sprt_stop(&cells, sprt) {
+            if let Some(i) = sprt_stop(&cells, sprt) {
                 decided_at = Some(i);
                 break;
             }
@@ -345,9 +163,9 @@ pub fn run(args: Args) -> TaskResult {
         let base_cells = b.load(&out, key);
         let base: Vec<PairOutcome> = base_cells.iter().flatten().flatten().copied().collect();
         let base_summary = MatchSummary::new(&base, None);
-        report.push_str(&format!("\nbaseline\n{}", base_summary.report(&args.game, &b.a, &args.b)));
+        report.push_str(&format!("\nbaseline\n{}", base_summary.report(&args.game, b.a(), &args.b)));
         json["baseline"] =
-            base_summary.json(&args.game, &b.a, &args.b, args.seed, base_cells.iter().filter(|c| c.is_none()).count());
+            base_summary.json(&args.game, b.a(), &args.b, args.seed, base_cells.iter().filter(|c| c.is_none()).count());
         // Only the cells both matches hold, pair by pair.
         let (mut ours, mut theirs) = (Vec::new(), Vec::new());
         for (x, y) in cells.iter().zip(&base_cells) {
@@ -414,7 +232,7 @@ fn dial_prediction(game: &str, a: &str, b: &str, games: u64) -> Result<Option<Di
 }
 
 /// The agent kinds of a game, one per line.
-pub(crate) fn kinds_help(arena: &dyn Arena) -> String {
+pub(crate) fn kinds_help(arena: &dyn AnySetup) -> String {
     arena.kinds().iter().map(|(a, b)| format!("  {a:<48} {b}")).collect::<Vec<_>>().join("\n")
 }
 

@@ -13,8 +13,7 @@ pub mod matches;
 mod perfect;
 mod pool;
 pub mod rate;
-pub(crate) mod report;
 mod uci;
 
 pub use arena::{RosterMaker, chess_roster, connect4_roster, gobang_roster, load_calibration, tictactoe_roster};
-pub use report::SprtSettings;
+pub use tournament::summary::SprtSettings;

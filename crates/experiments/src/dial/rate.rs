@@ -23,11 +23,13 @@ use serde_json::{Value, json};
 use strength::pairing::PairOutcome;
 use strength::rating::{Direction, FitOptions, RatingError, Results, davidson};
 
+use tournament::matches::{MatchJob, Openings};
+use tournament::runner::Job;
+use tournament::summary::trinomial;
+
 use super::arena::{arena_of, load_calibration};
-use super::matches::MatchJob;
-use super::report::trinomial;
 use crate::TaskResult;
-use crate::reproduce::{Experiment, RunConfig, RunKey, Scale, Shard, fnv, open_out, run_cells, write_atomic};
+use crate::reproduce::{RunConfig, RunKey, Scale, Shard, fnv, open_out, run_jobs, write_atomic};
 
 /// Arguments of `cargo xtask rate`.
 #[derive(Debug, Clone)]
@@ -266,32 +268,26 @@ pub(crate) fn rate_specs(
     }
     let probe = arena_of(game)?;
     for spec in specs {
-        probe.check_spec(spec)?;
+        probe.check_spec(spec).map_err(|e| e.to_string())?;
     }
     let pairs = games.div_ceil(2);
     let opening_seed = search_core::rng::derive_seed(seed, fnv("rate openings"));
-    let openings = probe.random_openings(pairs, opening_seed)?;
+    let openings = Openings {
+        list: probe.random_openings(pairs, opening_seed).map_err(|e| e.to_string())?,
+        source: format!("random, seed {opening_seed}"),
+    };
     let mut jobs = Vec::new();
     for spec in specs {
         for o in &opponents {
-            // One cell directory per pairing, named by its two specs (a few
-            // dozen names for the life of the process).
+            // One cell directory per pairing, named by its two specs.
             let name = format!("{game}-{:016x}", fnv(&format!("{spec} vs {}", o.spec)));
-            jobs.push(MatchJob::new(
-                game,
-                Box::leak(name.into_boxed_str()),
-                spec.clone(),
-                o.spec.clone(),
-                openings.clone(),
-                format!("random, seed {opening_seed}"),
-                pairs,
-            )?);
+            jobs.push(MatchJob::new(probe.clone(), name, spec, &o.spec, openings.clone(), pairs));
         }
     }
     let key = RunKey { seed, scale: Scale::Default };
     let names: Vec<String> = jobs.iter().map(|j| j.name().to_string()).collect();
     let share = shard.map_or("all".to_string(), |s| s.to_string());
-    let _lock = open_out(out, key, &names, &[share])?;
+    let _lock = open_out(out, key, &names, &[share]).map_err(|e| e.to_string())?;
     let config = RunConfig { label: "rate", key, out: out.to_path_buf(), shard };
     eprintln!(
         "rate {game}: {} agents against {} rungs, {} pairs each, cells in {}",
@@ -300,8 +296,8 @@ pub(crate) fn rate_specs(
         pairs,
         out.display()
     );
-    let selected: Vec<&dyn Experiment> = jobs.iter().map(|j| j as &dyn Experiment).collect();
-    run_cells(&selected, &config).map_err(|e| e.to_string())?;
+    let selected: Vec<&dyn Job> = jobs.iter().map(|j| j as &dyn Job).collect();
+    run_jobs(&selected, &config).map_err(|e| e.to_string())?;
 
     let mut rows = Vec::new();
     let mut missing = 0;

@@ -1,4 +1,11 @@
-//! The cell store: what `OUT` holds, and how a saved cell is trusted.
+//! The cell store: long runs of games (or any computation split into cells)
+//! that lose nothing when interrupted and never mix two runs.
+//!
+//! A run is split into *cells*, independent units of work with a stable id
+//! (a batch of paired games, a table cell), each with its own seed derived
+//! from the run's master seed, so that results do not depend on the thread
+//! count or the order cells run in. The store keeps each finished cell in an
+//! output directory `OUT`:
 //!
 //! * `OUT/manifest.json` records the run the directory belongs to (master
 //!   seed, scale, the experiments run into it). A run or a merge with another
@@ -24,9 +31,105 @@ use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
 
-use super::{Row, Scale};
+/// A flat result row of a cell.
+pub type Row = Map<String, Value>;
+
+/// How big a run is (recorded with every cell: cells of two scales are
+/// never mixed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Scale {
+    /// A smoke run (CI).
+    Quick,
+    /// The default size.
+    Default,
+    /// The largest size (a paper's own scale).
+    Full,
+}
+
+impl Scale {
+    /// Picks a size by scale.
+    pub fn pick<T>(self, quick: T, default: T, full: T) -> T {
+        match self {
+            Scale::Quick => quick,
+            Scale::Default => default,
+            Scale::Full => full,
+        }
+    }
+
+    /// `quick`, `default` or `full`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scale::Quick => "quick",
+            Scale::Default => "default",
+            Scale::Full => "full",
+        }
+    }
+
+    /// The scale of a [`Scale::name`].
+    pub fn from_name(name: &str) -> Option<Scale> {
+        [Scale::Quick, Scale::Default, Scale::Full].into_iter().find(|s| s.name() == name)
+    }
+}
+
+/// Why an output directory cannot be used (nothing was computed).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The directory, or a file or directory in it, cannot be written.
+    #[error("--out {}: cannot write to {} ({source}); nothing was computed", out.display(), what.display())]
+    Unwritable {
+        /// The output directory.
+        out: PathBuf,
+        /// What could not be written.
+        what: PathBuf,
+        /// The system's error.
+        source: io::Error,
+    },
+    /// Another process holds the directory's lock.
+    #[error("--out {} is in use by another run (process {pid}); wait for it, or use another --out", out.display())]
+    InUse {
+        /// The output directory.
+        out: PathBuf,
+        /// The holder's process id, as it wrote it.
+        pid: String,
+    },
+    /// The directory holds another seed's or scale's cells.
+    #[error(
+        "--out {} holds the results of another run ({theirs}); this run is {ours}. Cells of different seeds or \
+         scales are never mixed: use another --out, or delete {} to start over",
+        out.display(),
+        out.display()
+    )]
+    AnotherRun {
+        /// The output directory.
+        out: PathBuf,
+        /// The run it holds.
+        theirs: RunKey,
+        /// The run asked for.
+        ours: RunKey,
+    },
+    /// Cells without a manifest: their origin is unknown.
+    #[error(
+        "--out {} holds cells but no manifest.json (an older version's output?): its seed and scale are unknown, \
+         so its cells cannot be trusted; use another --out, or delete it",
+        out.display()
+    )]
+    NoManifest {
+        /// The output directory.
+        out: PathBuf,
+    },
+    /// A manifest that cannot be read or is not one.
+    #[error("{}: {why}", path.display())]
+    BadManifest {
+        /// The manifest's path.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+}
 
 /// The version of the cell and manifest formats.
 const FORMAT: u64 = 2;
@@ -37,9 +140,11 @@ const TMP_SUFFIX: &str = ".tmp";
 
 /// What one output directory holds: one master seed at one scale.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct RunKey {
-    pub(crate) seed: u64,
-    pub(crate) scale: Scale,
+pub struct RunKey {
+    /// The master seed.
+    pub seed: u64,
+    /// The scale.
+    pub scale: Scale,
 }
 
 impl fmt::Display for RunKey {
@@ -50,7 +155,7 @@ impl fmt::Display for RunKey {
 
 impl RunKey {
     /// The flags that select this run, e.g. `--seed 7 --quick`.
-    pub(super) fn flags(&self) -> String {
+    pub fn flags(&self) -> String {
         match self.scale {
             Scale::Quick => format!("--seed {} --quick", self.seed),
             Scale::Default => format!("--seed {}", self.seed),
@@ -61,25 +166,27 @@ impl RunKey {
 
 /// `OUT/manifest.json`.
 #[derive(Debug, Clone)]
-pub(super) struct Manifest {
-    pub(super) key: RunKey,
+pub struct Manifest {
+    /// The run.
+    pub key: RunKey,
     /// The experiments run into the directory (in any run or merge), in the
     /// order first given (the order shards are counted in).
-    pub(super) experiments: Vec<String>,
+    pub experiments: Vec<String>,
     /// The shares run into it: `I/N`, or `all` for an unsharded run.
-    pub(super) shards: Vec<String>,
+    pub shards: Vec<String>,
 }
 
 /// Reads `dir/manifest.json`: `None` if there is none.
-pub(super) fn read_manifest(dir: &Path) -> Result<Option<Manifest>, String> {
+pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>, StoreError> {
     let path = dir.join(MANIFEST);
     let text = match fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) => return Err(StoreError::BadManifest { path, why: format!("cannot read it: {e}") }),
     };
-    let bad = |why: &str| {
-        format!("{} is not a reproduce manifest ({why}): delete the directory or use another one", path.display())
+    let bad = |why: &str| StoreError::BadManifest {
+        path: path.clone(),
+        why: format!("not a run manifest ({why}): delete the directory or use another one"),
     };
     let v: Value = serde_json::from_str(&text).map_err(|e| bad(&e.to_string()))?;
     if v.get("format").and_then(Value::as_u64) != Some(FORMAT) {
@@ -103,7 +210,7 @@ pub(super) fn read_manifest(dir: &Path) -> Result<Option<Manifest>, String> {
 fn write_manifest(dir: &Path, m: &Manifest) -> io::Result<()> {
     let v = json!({
         "format": FORMAT,
-        "tool": "cargo xtask reproduce",
+        "tool": "tournament cell store",
         "seed": m.key.seed,
         "scale": m.key.scale.name(),
         "experiments": m.experiments,
@@ -114,11 +221,20 @@ fn write_manifest(dir: &Path, m: &Manifest) -> io::Result<()> {
 
 /// The exclusive lock on an output directory, held while it lives.
 #[derive(Debug)]
-pub(crate) struct OutLock {
+pub struct OutLock {
     _file: File,
+    warning: Option<String>,
 }
 
-fn lock(out: &Path) -> Result<OutLock, String> {
+impl OutLock {
+    /// A warning for the user, where the directory could not be locked (a
+    /// file system without locks): the run goes on unprotected.
+    pub fn warning(&self) -> Option<&str> {
+        self.warning.as_deref()
+    }
+}
+
+fn lock(out: &Path) -> Result<OutLock, StoreError> {
     let path = out.join(LOCK);
     let mut file = OpenOptions::new()
         .read(true)
@@ -126,26 +242,23 @@ fn lock(out: &Path) -> Result<OutLock, String> {
         .create(true)
         .truncate(false)
         .open(&path)
-        .map_err(|e| format!("--out {}: cannot write to it ({e}); nothing was computed", out.display()))?;
+        .map_err(|source| StoreError::Unwritable { out: out.into(), what: out.into(), source })?;
+    let mut warning = None;
     match file.try_lock() {
         Ok(()) => {}
         Err(fs::TryLockError::WouldBlock) => {
             let mut pid = String::new();
             let _ = file.read_to_string(&mut pid);
-            return Err(format!(
-                "--out {} is in use by another reproduce run (process {}); wait for it, or use another --out",
-                out.display(),
-                pid.trim()
-            ));
+            return Err(StoreError::InUse { out: out.into(), pid: pid.trim().to_string() });
         }
         // A file system without locks: go on unprotected.
         Err(fs::TryLockError::Error(e)) => {
-            eprintln!("warning: cannot lock {} ({e}): do not start two runs into it at once", path.display());
+            warning = Some(format!("cannot lock {} ({e}): do not start two runs into it at once", path.display()));
         }
     }
     // Best effort: the holder's process id, for the message above.
     let _ = file.set_len(0).and_then(|()| file.rewind()).and_then(|()| write!(file, "{}", std::process::id()));
-    Ok(OutLock { _file: file })
+    Ok(OutLock { _file: file, warning })
 }
 
 /// Prepares `out` for a run (or a merge) of `key` over `experiments` and
@@ -153,31 +266,17 @@ fn lock(out: &Path) -> Result<OutLock, String> {
 /// directory that holds another seed or scale (or cells of unknown origin),
 /// removes temporary files left by a killed run, records the run in the
 /// manifest, and checks that every cell directory it will write is writable.
-pub(crate) fn open_out(out: &Path, key: RunKey, experiments: &[String], shards: &[String]) -> Result<OutLock, String> {
-    let unwritable = |what: &Path, e: io::Error| {
-        format!("--out {}: cannot write to {} ({e}); nothing was computed", out.display(), what.display())
-    };
+pub fn open_out(out: &Path, key: RunKey, experiments: &[String], shards: &[String]) -> Result<OutLock, StoreError> {
+    let unwritable =
+        |what: &Path, source: io::Error| StoreError::Unwritable { out: out.into(), what: what.into(), source };
     fs::create_dir_all(out).map_err(|e| unwritable(out, e))?;
     let guard = lock(out)?;
     let mut manifest = match read_manifest(out)? {
-        Some(m) if m.key != key => {
-            return Err(format!(
-                "--out {} holds the results of another run ({}); this run is {}. \
-                 Cells of different seeds or scales are never mixed: use another --out, or delete {} to start over",
-                out.display(),
-                m.key,
-                key,
-                out.display()
-            ));
-        }
+        Some(m) if m.key != key => return Err(StoreError::AnotherRun { out: out.into(), theirs: m.key, ours: key }),
         Some(m) => m,
         None => {
             if has_cells(out) {
-                return Err(format!(
-                    "--out {} holds cells but no manifest.json (an older version's output?): \
-                     its seed and scale are unknown, so its cells cannot be trusted; use another --out, or delete it",
-                    out.display()
-                ));
+                return Err(StoreError::NoManifest { out: out.into() });
             }
             Manifest { key, experiments: Vec::new(), shards: Vec::new() }
         }
@@ -205,7 +304,7 @@ pub(crate) fn open_out(out: &Path, key: RunKey, experiments: &[String], shards: 
 }
 
 /// Appends the items of `new` that `list` lacks.
-pub(super) fn union(list: &mut Vec<String>, new: &[String]) {
+pub fn union(list: &mut Vec<String>, new: &[String]) {
     for n in new {
         if !list.contains(n) {
             list.push(n.clone());
@@ -243,7 +342,7 @@ fn remove_temporaries(out: &Path) {
 /// Writes a file atomically: a temporary file in the same directory, synced
 /// to disk, then renamed over `path`, and the directory synced. Readers (and
 /// a rerun after a crash) see the old file or the new one, never a mix.
-pub(crate) fn write_atomic(path: &Path, contents: &str) -> io::Result<()> {
+pub fn write_atomic(path: &Path, contents: &str) -> io::Result<()> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -275,22 +374,32 @@ pub(crate) fn write_atomic(path: &Path, contents: &str) -> io::Result<()> {
 
 /// What a cell must have been made with to be used.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct CellKey<'a> {
-    pub(super) experiment: &'a str,
-    pub(super) cell: &'a str,
-    pub(super) run: RunKey,
+pub struct CellKey<'a> {
+    /// The experiment (or match) the cell belongs to: its directory.
+    pub experiment: &'a str,
+    /// The cell's id.
+    pub cell: &'a str,
+    /// The run.
+    pub run: RunKey,
     /// The cell's own seed (derived from the master seed and its id).
-    pub(super) seed: u64,
-    /// [`super::Experiment::version`].
-    pub(super) version: u32,
-    pub(super) params: &'a Value,
+    pub seed: u64,
+    /// The version of the code that computes the cell: bump it whenever a
+    /// change can alter a cell's rows for the same seed and parameters.
+    pub version: u32,
+    /// The parameters the rows were made with.
+    pub params: &'a Value,
 }
 
 /// A saved cell, as found.
 #[derive(Debug)]
-pub(crate) enum Loaded {
+pub enum Loaded {
     /// Checked and made with this run's parameters: its rows, and the file.
-    Valid { rows: Vec<Row>, text: String },
+    Valid {
+        /// The rows.
+        rows: Vec<Row>,
+        /// The file's text.
+        text: String,
+    },
     /// No file.
     Absent,
     /// Unreadable, garbled, truncated, or its checksum does not hold: the
@@ -311,11 +420,11 @@ fn hex(bytes: &[u8]) -> String {
 /// the map's order, numbers as serde_json writes them; the
 /// `float_roundtrip` feature makes parse-then-write reproduce the text).
 fn checksum(content: &Value) -> String {
-    hex(&sha256(serde_json::to_string(content).expect("json").as_bytes()))
+    hex(&Sha256::digest(serde_json::to_string(content).expect("json").as_bytes()))
 }
 
 /// The text of a cell file.
-pub(super) fn cell_text(key: &CellKey<'_>, seconds: f64, rows: &[Row]) -> String {
+pub fn cell_text(key: &CellKey<'_>, seconds: f64, rows: &[Row]) -> String {
     let content = json!({
         "experiment": key.experiment,
         "cell": key.cell,
@@ -333,7 +442,7 @@ pub(super) fn cell_text(key: &CellKey<'_>, seconds: f64, rows: &[Row]) -> String
 }
 
 /// Loads and checks the cell at `path` against `key`.
-pub(super) fn load(path: &Path, key: &CellKey<'_>) -> Loaded {
+pub fn load(path: &Path, key: &CellKey<'_>) -> Loaded {
     let text = match fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Loaded::Absent,
@@ -392,74 +501,19 @@ pub(super) fn load(path: &Path, key: &CellKey<'_>) -> Loaded {
 }
 
 /// Where a rejected cell is moved before it is recomputed.
-pub(super) fn rejected_path(path: &Path) -> PathBuf {
+pub fn rejected_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(".rejected");
     path.with_file_name(name)
 }
 
-/// SHA-256 (FIPS 180-4) of `data`.
-pub(crate) fn sha256(data: &[u8]) -> [u8; 32] {
-    const K: [u32; 64] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
-        0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-        0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
-        0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-        0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
-        0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-        0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-        0xc67178f2,
-    ];
-    let mut h: [u32; 8] =
-        [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
-    let mut message = data.to_vec();
-    message.push(0x80);
-    while message.len() % 64 != 56 {
-        message.push(0);
-    }
-    message.extend_from_slice(&(data.len() as u64).wrapping_mul(8).to_be_bytes());
-    let mut w = [0u32; 64];
-    for block in message.chunks_exact(64) {
-        for (i, word) in block.chunks_exact(4).enumerate() {
-            w[i] = u32::from_be_bytes([word[0], word[1], word[2], word[3]]);
-        }
-        for i in 16..64 {
-            let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
-            let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
-            w[i] = w[i - 16].wrapping_add(s0).wrapping_add(w[i - 7]).wrapping_add(s1);
-        }
-        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = h;
-        for i in 0..64 {
-            let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
-            let ch = (e & f) ^ (!e & g);
-            let t1 = hh.wrapping_add(s1).wrapping_add(ch).wrapping_add(K[i]).wrapping_add(w[i]);
-            let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
-            let maj = (a & b) ^ (a & c) ^ (b & c);
-            let t2 = s0.wrapping_add(maj);
-            hh = g;
-            g = f;
-            f = e;
-            e = d.wrapping_add(t1);
-            d = c;
-            c = b;
-            b = a;
-            a = t1.wrapping_add(t2);
-        }
-        for (x, y) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
-            *x = x.wrapping_add(y);
-        }
-    }
-    let mut out = [0u8; 32];
-    for (chunk, word) in out.chunks_exact_mut(4).zip(h) {
-        chunk.copy_from_slice(&word.to_be_bytes());
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reproduce::row;
+
+    fn sha256(data: &[u8]) -> [u8; 32] {
+        Sha256::digest(data).into()
+    }
 
     #[test]
     fn sha256_matches_the_standard_vectors() {
@@ -507,7 +561,7 @@ mod tests {
     }
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("reproduce-store-{}-{name}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("tournament-store-{}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         dir
     }
@@ -519,7 +573,7 @@ mod tests {
         let params = json!({ "n": 3 });
         let run = RunKey { seed: 7, scale: Scale::Quick };
         let key = CellKey { experiment: "e", cell: "c", run, seed: 11, version: 1, params: &params };
-        let rows = vec![row!("x" => 0.1, "n" => 5)];
+        let rows = vec![Row::from_iter([("x".to_string(), json!(0.1)), ("n".to_string(), json!(5))])];
         assert!(matches!(load(&path, &key), Loaded::Absent));
         write_atomic(&path, &cell_text(&key, 0.5, &rows)).unwrap();
         let Loaded::Valid { rows: back, .. } = load(&path, &key) else { panic!("valid") };
@@ -561,11 +615,11 @@ mod tests {
         assert!(out.join("cells/e").is_dir());
         // While a run holds it, a second one is refused.
         let held = open_out(&out, quick7, &names, &all).unwrap();
-        let err = open_out(&out, quick7, &names, &all).unwrap_err();
+        let err = open_out(&out, quick7, &names, &all).unwrap_err().to_string();
         assert!(err.contains("in use"), "{err}");
         drop(held);
         for other in [RunKey { seed: 8, ..quick7 }, RunKey { scale: Scale::Default, ..quick7 }] {
-            let err = open_out(&out, other, &names, &all).unwrap_err();
+            let err = open_out(&out, other, &names, &all).unwrap_err().to_string();
             assert!(err.contains(&quick7.to_string()) && err.contains(&other.to_string()), "{err}");
         }
         let more = vec!["f".to_string()];
@@ -580,11 +634,11 @@ mod tests {
         // Cells without a manifest are of unknown origin.
         fs::remove_file(out.join(MANIFEST)).unwrap();
         fs::write(out.join("cells/e/c.json"), "{}").unwrap();
-        assert!(open_out(&out, quick7, &names, &all).unwrap_err().contains("no manifest"));
+        assert!(open_out(&out, quick7, &names, &all).unwrap_err().to_string().contains("no manifest"));
         // A path under a regular file cannot be written (even by root).
         let file = out.join("plain-file");
         fs::write(&file, "").unwrap();
-        let err = open_out(&file.join("sub"), quick7, &names, &all).unwrap_err();
+        let err = open_out(&file.join("sub"), quick7, &names, &all).unwrap_err().to_string();
         assert!(err.contains("cannot write") && err.contains("nothing was computed"), "{err}");
         let _ = fs::remove_dir_all(&out);
     }
