@@ -187,6 +187,12 @@ impl MatchJob {
     }
 }
 
+/// The seed of pair `index` (counted over the whole match) of a cell whose
+/// seed is `cell_seed`.
+pub fn pair_seed(cell_seed: u64, index: usize) -> u64 {
+    derive_seed(cell_seed, index as u64)
+}
+
 fn game_row(p: &GameScore) -> Value {
     json!([p.score, p.plies, p.adjudicated])
 }
@@ -228,8 +234,7 @@ impl Job for MatchJob {
     fn run_cell(&self, _scale: Scale, cell: &str, seed: u64) -> Result<Vec<Row>, CellError> {
         let (lo, hi) = Self::cell_range(cell)?;
         let list = &self.openings.list;
-        let pairs: Vec<(String, u64)> =
-            (lo..hi).map(|i| (list[i % list.len()].clone(), derive_seed(seed, i as u64))).collect();
+        let pairs: Vec<(String, u64)> = (lo..hi).map(|i| (list[i % list.len()].clone(), pair_seed(seed, i))).collect();
         let results = self.setup.play_pairs(&self.a, &self.b, &pairs)?;
         Ok(results
             .iter()

@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use games_chess::{ChessEval, ChessGame};
 use games_small::{Connect4, Connect4Eval, Gobang, GobangEval, TicTacToe, TicTacToeEval};
-use search_core::rng::derive_seed;
 use search_core::{Evaluator, Game};
 use strength::agents::{Roster, StandardAgents};
 use strength::dial::{Calibration, Dial};
@@ -177,11 +176,6 @@ pub(crate) fn arena_of(game: &str) -> Result<Arc<dyn AnySetup>, String> {
 /// A chess opening given as a FEN (it has a `/`); UCI moves otherwise.
 fn parse_fen(text: &str) -> Option<Result<ChessGame, String>> {
     text.contains('/').then(|| ChessGame::from_fen(text).map_err(|e| e.to_string()))
-}
-
-/// Derives the seed of pair `index` of a cell (as a match's cells do).
-pub(crate) fn pair_seed(cell_seed: u64, index: u64) -> u64 {
-    derive_seed(cell_seed, index)
 }
 
 #[cfg(test)]

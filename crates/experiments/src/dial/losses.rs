@@ -44,7 +44,8 @@ use strength::agents::{Roster, StandardAgents};
 use strength::dial::{Calibration, Dial, LossProfile};
 use strength::spec::AgentSpec;
 
-use super::arena::{arena_of, pair_seed};
+use super::arena::arena_of;
+use tournament::matches::pair_seed;
 use tournament::runner::{self, CellError, Job};
 
 use crate::reproduce::{Loaded, Row, RunConfig, Scale, fnv, row, run_jobs};
@@ -889,7 +890,7 @@ impl LossJob {
     fn play_cell(&self, cell: &str, seed: u64) -> Result<Vec<Row>, String> {
         let (lo, hi) = Self::cell_range(cell)?;
         let games: Vec<(usize, String, u64)> =
-            (lo..hi).map(|i| (i, self.openings[i % self.openings.len()].clone(), pair_seed(seed, i as u64))).collect();
+            (lo..hi).map(|i| (i, self.openings[i % self.openings.len()].clone(), pair_seed(seed, i))).collect();
         let (spec, max) = (&self.level.spec, self.setup.max_plies);
         match self.game.as_str() {
             "tictactoe" => {
