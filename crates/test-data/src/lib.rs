@@ -28,12 +28,17 @@ pub const ENV: &str = "BACKUP_RULES_SHARED";
 /// The shared test-data folder, if it exists (see the crate's documentation
 /// for where it is looked for).
 pub fn dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os(ENV) {
-        Some(value) if value.is_empty() => return None,
-        Some(value) => PathBuf::from(value),
-        None => default_dir(),
-    };
-    dir.is_dir().then_some(dir)
+    root().filter(|d| d.is_dir())
+}
+
+/// The folder [`ENV`] names (`None` when it is set but empty), or the
+/// default beside the workspace when it is unset; whether or not it exists.
+fn root() -> Option<PathBuf> {
+    match std::env::var_os(ENV) {
+        Some(value) if value.is_empty() => None,
+        Some(value) => Some(PathBuf::from(value)),
+        None => Some(default_dir()),
+    }
 }
 
 /// `shared/` beside the workspace's folder: where it is when `ENV` is unset.
@@ -46,11 +51,7 @@ fn default_dir() -> PathBuf {
 /// (for messages and defaults of command-line tools); `None` only when the
 /// folder itself is switched off by an empty [`ENV`].
 pub fn path(relative: &str) -> Option<PathBuf> {
-    match std::env::var_os(ENV) {
-        Some(value) if value.is_empty() => None,
-        Some(value) => Some(PathBuf::from(value).join(relative)),
-        None => Some(default_dir().join(relative)),
-    }
+    root().map(|d| d.join(relative))
 }
 
 /// The text of `relative` in the shared folder, or `None` after noting on
