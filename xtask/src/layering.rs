@@ -9,6 +9,9 @@
 //!   play `games-small`'s games);
 //! - nothing but `xtask` and `play` depends on `experiments` (unpublished);
 //! - every crate depends only on crates of a lower layer;
+//! - `othello`, the proof that a game the workspace does not ship gets the
+//!   whole dial, depends on the published `search-core`, `strength` and
+//!   `tournament` only, in its tests and examples too;
 //! - `test-data` (unpublished: where the optional shared test data is) is a
 //!   dev-dependency of published crates, never a normal one;
 //! - no source file but `test-data`'s names the shared test-data folder, so
@@ -30,6 +33,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("games-chess", 2),
     ("tournament", 2),
     ("gomocup", 2),
+    ("othello", 3),
     ("benches", 3),
     ("experiments", 3),
     ("play", 4),
@@ -44,7 +48,18 @@ fn allowed(from: &str, to: &str) -> bool {
     let experiments_ok = to != "experiments" || from == "xtask" || from == "play";
     let test_data_ok = to != "test-data" || UNPUBLISHED.contains(&from);
     let gameless_ok = !(GAMELESS.contains(&from) && GAMES.contains(&to));
-    below && chess_ok && experiments_ok && test_data_ok && gameless_ok
+    below && chess_ok && experiments_ok && test_data_ok && gameless_ok && downstream_ok(from, to)
+}
+
+/// Crates written as a downstream user would: a game of their own on the
+/// published crates that give the dial, and nothing else.
+const DOWNSTREAM: &[&str] = &["othello"];
+
+/// What a [`DOWNSTREAM`] crate may depend on, in any kind of dependency.
+const FOR_DOWNSTREAM: &[&str] = &["search-core", "strength", "tournament"];
+
+fn downstream_ok(from: &str, to: &str) -> bool {
+    !DOWNSTREAM.contains(&from) || FOR_DOWNSTREAM.contains(&to)
 }
 
 /// The published crates that take a game as a value and know none by name.
@@ -63,7 +78,8 @@ fn allowed_in_tests(from: &str, to: &str) -> bool {
     let same = matches!((layer(from), layer(to)), (Some(a), Some(b)) if a == b);
     let below = matches!((layer(from), layer(to)), (Some(a), Some(b)) if b < a);
     let games_in_tests = GAMELESS.contains(&from) && (same || below) && to == "games-small";
-    same && to != "games-chess" && to != "experiments" || to == "test-data" || games_in_tests || allowed(from, to)
+    let sideways = same && to != "games-chess" && to != "experiments" || to == "test-data" || games_in_tests;
+    sideways && downstream_ok(from, to) || allowed(from, to)
 }
 
 /// A dependency edge: (from, to, kind).
@@ -195,6 +211,9 @@ mod tests {
         assert!(allowed_in_tests("games-chess", "test-data"));
         assert!(allowed("experiments", "test-data"));
         assert!(!allowed("test-data", "search-core"));
+        assert!(allowed("othello", "tournament") && allowed("othello", "search-core"));
+        assert!(!allowed("othello", "games-small") && !allowed_in_tests("othello", "games-small"));
+        assert!(!allowed_in_tests("othello", "test-data") && !allowed_in_tests("othello", "experiments"));
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub enum Perspective {
 
 /// A heuristic value model for a game.
 ///
-/// Values are `f64` (see `docs/design.md` for why): they are exact for
+/// Values are `f64` (see [docs/design.md](https://github.com/game-search/backup-rules/blob/main/docs/design.md) for why): they are exact for
 /// integers up to 2⁵³, so integer heuristics lose nothing, and they carry the
 /// soft, expected and doubled values that non-minimax backup rules produce.
 /// An evaluator must never return NaN.

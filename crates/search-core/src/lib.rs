@@ -35,7 +35,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! See `docs/design.md` in the repository for the architecture (the API on
+//! See [docs/design.md](https://github.com/game-search/backup-rules/blob/main/docs/design.md) in the repository for the architecture (the API on
 //! one page) and `docs/migration-0.2.md` for the changes since 0.1.
 
 #![deny(missing_docs)]

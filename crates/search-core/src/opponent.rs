@@ -22,7 +22,7 @@ use crate::search::{Limits, Options, Search};
 /// "each child of Min's node is valued by the best (maximum) of Max's
 /// replies below it"). Each child's value `v`, from the mover's point of
 /// view, is divided by `divisor` (default 75, the value fitted in
-/// the project's reading of the paper (`docs/paper-readings.md`) to Table 1: it is noise in `[0, 1.5·S]` on values divided
+/// the project's reading of the paper ([docs/paper-readings.md](https://github.com/game-search/backup-rules/blob/main/docs/paper-readings.md)) to Table 1: it is noise in `[0, 1.5·S]` on values divided
 /// by the game range 50; the literal reading divides by the range, e.g. 50),
 /// and an independent uniform noise `S·u`, `u ∈ [0, 1)`, is subtracted; the
 /// player takes the largest `v/divisor − S·u`, ties going to the first move

@@ -1,4 +1,4 @@
-//! EMM (error-minimizing minimax) as reconstructed in `docs/paper-readings.md`: the
+//! EMM (error-minimizing minimax) as reconstructed in [docs/paper-readings.md](https://github.com/game-search/backup-rules/blob/main/docs/paper-readings.md): the
 //! seed's Fig. 5 decisions, the node-type error formulas, terminals, the
 //! sigmoid error model, and an independent naive EMM on random trees.
 

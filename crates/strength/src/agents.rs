@@ -378,7 +378,9 @@ where
                 let dial = self.dial.as_ref().ok_or_else(|| {
                     SpecError::new(
                         spec,
-                        "no calibration of this game is loaded: elo:X needs one (cargo xtask calibrate)",
+                        "no calibration of this game is loaded: elo:X needs one; make it with `tournament::calibrate` and \
+                         give it to `StandardAgents::with_dial` (how: \
+                         https://github.com/game-search/backup-rules/blob/main/docs/your-game.md)",
                     )
                 })?;
                 let setting = dial.setting(elo).map_err(|e| SpecError::new(spec, e.to_string()))?;

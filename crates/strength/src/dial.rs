@@ -1,8 +1,10 @@
 //! The strength dial: a calibrated ladder of settings, and the setting
 //! for any rating between its rungs.
 //!
-//! A [`Calibration`] (what `cargo xtask calibrate GAME` writes, e.g.
-//! `calibration/connect4.json`) lists rungs: agent specs with their
+//! A [`Calibration`] (what the `tournament` crate's `calibrate` makes for
+//! any game, see [docs/your-game.md](https://github.com/game-search/backup-rules/blob/main/docs/your-game.md);
+//! the workspace's own games are calibrated by `cargo xtask calibrate GAME`,
+//! e.g. `calibration/connect4.json`) lists rungs: agent specs with their
 //! fitted Elo ratings and 95% intervals. Rungs that differ only in θ form a
 //! *curve* (e.g. `boltzmann:depth=3,cap=400` at several θ, topped by
 //! `alphabeta:depth=3`, θ = +∞). [`Dial::setting`] finds, for a rating `X`,
@@ -133,8 +135,9 @@ mod theta_serde {
     }
 }
 
-/// A game's calibration: what `cargo xtask calibrate` writes and the dial
-/// reads.
+/// A game's calibration: what `tournament::calibrate::calibrate` returns
+/// (and `cargo xtask calibrate` writes for the built-in games), and the
+/// dial reads.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Calibration {

@@ -36,10 +36,14 @@
 //! # Ok::<(), tournament::TournamentError>(())
 //! ```
 
+pub mod calibrate;
+pub mod decisions;
 mod error;
+pub mod ladder;
 pub mod ladder_fit;
 pub mod matches;
 mod openings;
+pub mod rate;
 pub mod runner;
 mod setup;
 pub mod store;

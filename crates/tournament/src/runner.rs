@@ -97,6 +97,9 @@ pub trait RunObserver: Sync {
     fn recomputing(&self, _path: &Path, _why: &str, _moved_to: Option<&Path>) {}
     /// A cell finished (saved, or failed): the job's running summary.
     fn cell_finished(&self, _job: &str, _cell: &str, _summary: Option<&str>) {}
+    /// Something for the user that is not a cell: a warning (a store that
+    /// cannot be locked) or the start of a stage of a longer task.
+    fn note(&self, _text: &str) {}
 }
 
 impl RunObserver for () {}

@@ -58,11 +58,11 @@ use search_core::rng::{self, RngExt, derive_seed, sample_index};
 use search_core::{Evaluator, Game, Status, Turn};
 use serde_json::{Value, json};
 use strength::fit::{Decision, FitError, FitOptions, Interval, Model, compare, fit};
+use tournament::decisions::{DepthValuer, MoveValues};
 
 use super::arena::{GAMES, load_calibration};
 use super::fitting::{
-    Connect4Exact, DEFAULT_MIN_DISCS, DepthValuer, SolvedCache, Valued, Values, curves_of_depth, model_name, num,
-    symbol, tictactoe_exact_values, tictactoe_valuer,
+    Connect4Exact, DEFAULT_MIN_DISCS, SolvedCache, TicTacToeExact, Values, curves_of_depth, model_name, num, symbol,
 };
 use crate::TaskResult;
 use crate::reproduce::stats::wilson;
@@ -303,38 +303,15 @@ fn range(setup: &Setup, model: Model) -> (f64, f64) {
     }
 }
 
-/// What the synthetic player sees at its moves.
-trait MoveValues<G: Game> {
-    /// Called before each game.
-    fn new_game(&mut self) {}
-    /// Every legal move's value from the mover's side, or `None` when the
-    /// position is not valued (the decision is skipped).
-    fn move_values(&mut self, g: &G) -> Result<Valued<G::Move>, String>;
+/// A depth-`depth` valuer of `eval` with a `table_mib` MiB table (the
+/// values the dial's Boltzmann agents see, as `cargo xtask fit` has them).
+fn depth_valuer<G: Game, E: Evaluator<G>>(eval: E, depth: u32, table_mib: usize) -> Result<DepthValuer<G, E>, String> {
+    DepthValuer::new(eval, depth, table_mib).map_err(|e| e.to_string())
 }
 
-impl<G: Game, E: Evaluator<G>> MoveValues<G> for DepthValuer<G, E> {
-    fn new_game(&mut self) {
-        self.clear();
-    }
-
-    fn move_values(&mut self, g: &G) -> Result<Valued<G::Move>, String> {
-        self.values(g).map(Some)
-    }
-}
-
-/// Tic-tac-toe's exact values.
-struct TicTacToeExact(DepthValuer<TicTacToe, TicTacToeEval>);
-
-impl MoveValues<TicTacToe> for TicTacToeExact {
-    fn move_values(&mut self, g: &TicTacToe) -> Result<Valued<<TicTacToe as Game>::Move>, String> {
-        tictactoe_exact_values(&mut self.0, g).map(Some)
-    }
-}
-
-impl MoveValues<Connect4> for Connect4Exact {
-    fn move_values(&mut self, g: &Connect4) -> Result<Valued<<Connect4 as Game>::Move>, String> {
-        self.values(g)
-    }
+/// A valuer's error, as text.
+fn message(e: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> String {
+    e.into().to_string()
 }
 
 /// One player's games: its decisions, where each game's end, and the
@@ -398,7 +375,7 @@ fn play_games<G: Game, V: MoveValues<G>, E: Evaluator<G>>(
                 match opponent.as_deref_mut() {
                     None => Ok(legal[r.random_range(0..legal.len())]),
                     Some(o) => {
-                        let v = o.values(g)?;
+                        let v = o.values(g).map_err(|e| e.to_string())?;
                         let best = v.iter().map(|x| x.1).fold(f64::NEG_INFINITY, f64::max);
                         let top: Vec<G::Move> = v.iter().filter(|x| x.1 == best).map(|x| x.0).collect();
                         Ok(top[r.random_range(0..top.len())])
@@ -408,7 +385,7 @@ fn play_games<G: Game, V: MoveValues<G>, E: Evaluator<G>>(
             let mv = if ply < setup.opening_plies {
                 legal[r.random_range(0..legal.len())]
             } else if mover.index() == me {
-                match valuer.move_values(&g)? {
+                match valuer.move_values(&g).map_err(message)? {
                     None => {
                         played.skipped += 1;
                         theirs(&g, &mut r)?
@@ -448,33 +425,33 @@ fn play_player(config: &Config, model: Model, param: f64, seed: u64, cache: &Sol
     };
     match (s.game.as_str(), values_depth) {
         ("tictactoe", None) => {
-            let mut v = TicTacToeExact(tictactoe_valuer()?);
-            let mut o = depth.map(|d| DepthValuer::new(TicTacToeEval::default(), d, 1)).transpose()?;
+            let mut v = TicTacToeExact::new()?;
+            let mut o = depth.map(|d| depth_valuer(TicTacToeEval::default(), d, 1)).transpose()?;
             play_games(&TicTacToe::default(), s, model, param, games, seed, &mut v, o.as_mut())
         }
         ("tictactoe", Some(d)) => {
-            let mut v = DepthValuer::new(TicTacToeEval::default(), d, 1)?;
-            let mut o = depth.map(|d| DepthValuer::new(TicTacToeEval::default(), d, 1)).transpose()?;
+            let mut v = depth_valuer(TicTacToeEval::default(), d, 1)?;
+            let mut o = depth.map(|d| depth_valuer(TicTacToeEval::default(), d, 1)).transpose()?;
             play_games(&TicTacToe::default(), s, model, param, games, seed, &mut v, o.as_mut())
         }
         ("connect4", None) => {
             let mut v = Connect4Exact::new(DEFAULT_MIN_DISCS, None, cache.clone())?;
-            let mut o = depth.map(|d| DepthValuer::new(Connect4Eval::default(), d, 4)).transpose()?;
+            let mut o = depth.map(|d| depth_valuer(Connect4Eval::default(), d, 4)).transpose()?;
             play_games(&Connect4::standard(), s, model, param, games, seed, &mut v, o.as_mut())
         }
         ("connect4", Some(d)) => {
-            let mut v = DepthValuer::new(Connect4Eval::default(), d, 4)?;
-            let mut o = depth.map(|d| DepthValuer::new(Connect4Eval::default(), d, 4)).transpose()?;
+            let mut v = depth_valuer(Connect4Eval::default(), d, 4)?;
+            let mut o = depth.map(|d| depth_valuer(Connect4Eval::default(), d, 4)).transpose()?;
             play_games(&Connect4::standard(), s, model, param, games, seed, &mut v, o.as_mut())
         }
         ("gobang", Some(d)) => {
-            let mut v = DepthValuer::new(GobangEval::default(), d, 8)?;
-            let mut o = depth.map(|d| DepthValuer::new(GobangEval::default(), d, 8)).transpose()?;
+            let mut v = depth_valuer(GobangEval::default(), d, 8)?;
+            let mut o = depth.map(|d| depth_valuer(GobangEval::default(), d, 8)).transpose()?;
             play_games(&Gobang::default(), s, model, param, games, seed, &mut v, o.as_mut())
         }
         ("chess", Some(d)) => {
-            let mut v = DepthValuer::new(ChessEval, d, 16)?;
-            let mut o = depth.map(|d| DepthValuer::new(ChessEval, d, 16)).transpose()?;
+            let mut v = depth_valuer(ChessEval, d, 16)?;
+            let mut o = depth.map(|d| depth_valuer(ChessEval, d, 16)).transpose()?;
             play_games(&ChessGame::startpos(), s, model, param, games, seed, &mut v, o.as_mut())
         }
         (g, None) => Err(format!("{g}: no exact values (tictactoe and connect4 only)")),

@@ -25,9 +25,11 @@
 //! - `depth:D`: the game's evaluator backed up `D` plies by minimax
 //!   (alpha-beta with exact root scores, no aspiration window, the table of
 //!   the game's dial agents, emptied before each game): the values a dial
-//!   player `boltzmann:depth=D,cap=C` sees.
+//!   player `boltzmann:depth=D,cap=C` sees
+//!   ([`tournament::decisions::DepthValuer`]).
 //!
-//! Each becomes a [`Decision`], and [`strength::fit::fit`] estimates the
+//! Each becomes a [`Decision`](strength::fit::Decision) (the move lines
+//! read and the decisions collected by [`tournament::decisions`]), and [`strength::fit::fit`] estimates the
 //! model's parameter with its profile-likelihood 95% interval (`--model
 //! boltzmann|epsilon|noise|all`, repeatable; `--slip` adds a uniformly
 //! random slip). With several models the fits are [compared](compare):
@@ -58,14 +60,15 @@ use games_chess::{ChessEval, ChessGame};
 use games_small::connect4::Book;
 use games_small::solver::Solver;
 use games_small::{Connect4, Connect4Eval, Gobang, GobangEval, TicTacToe, TicTacToeEval};
-use search_core::backup::Minimax;
 use search_core::policy::ScoreCap;
-use search_core::search::{Bound, Limits, Options, Search};
-use search_core::{Evaluator, Game, MAX_PLY, Status, Turn};
+use search_core::{Evaluator, Game, MAX_PLY};
 use serde_json::{Value, json};
 use strength::dial::{Calibration, Dial};
-use strength::fit::{Comparison, Decision, Fit, FitOptions, Interval, Model, compare, fit, map_to_dial};
+use strength::fit::{Comparison, Fit, FitOptions, Interval, Model, compare, fit, map_to_dial};
 use strength::spec::{AgentSpec, SpecError};
+use tournament::decisions::{
+    Decisions, DecisionsError, DepthValuer, GameRecord, MoveTokens, MoveValues, Side, Valued, decisions, parse_games,
+};
 
 use super::arena::{GAMES, calibration_path, load_calibration};
 use crate::TaskResult;
@@ -166,13 +169,13 @@ impl Selection {
         }
     }
 
-    /// The sides selected by a side-independent choice.
-    fn sides(&self) -> [bool; 2] {
+    /// The side selected by a side-independent choice (`None` for a name).
+    fn side(&self) -> Option<Side> {
         match self {
-            Selection::First => [true, false],
-            Selection::Second => [false, true],
-            Selection::Both => [true, true],
-            Selection::Name(_) => [false, false],
+            Selection::First => Some(Side::First),
+            Selection::Second => Some(Side::Second),
+            Selection::Both => Some(Side::Both),
+            Selection::Name(_) => None,
         }
     }
 }
@@ -229,189 +232,113 @@ fn parse_models(names: &[String]) -> Result<Vec<Model>, String> {
     Ok(out)
 }
 
-/// One game: its start, its moves with the line each was read on, and
-/// which sides are fitted.
+/// One game of FILE, and whose moves in it are fitted (`None`: neither
+/// player's).
 #[derive(Debug)]
-struct Record<G: Game> {
-    start: G,
-    moves: Vec<(G::Move, usize)>,
-    sides: [bool; 2],
+struct Selected<G: Game> {
+    record: GameRecord<G>,
+    side: Option<Side>,
+    /// Each move's line, where a game spans lines (PGN); empty: the
+    /// record's line.
+    lines: Vec<usize>,
 }
 
-/// The decisions collected, and what was left out.
-#[derive(Debug, Default)]
-struct Tally {
-    decisions: Vec<Decision>,
-    /// Connect-4 exact values: decisions on boards with too few discs.
-    early: usize,
-    /// Chess: decisions in positions drawn by the engine's rules.
-    drawn: usize,
+/// `e` as the command reports it, naming `FILE:LINE` (each move's line
+/// from `lines` where the game spans several), `note` after an illegal
+/// move.
+fn located(path: &str, e: DecisionsError, lines: &[usize], note: &str) -> String {
+    let at = |line: usize, ply: usize| ply.checked_sub(1).and_then(|i| lines.get(i)).copied().unwrap_or(line);
+    match e {
+        DecisionsError::BadMove { line, ply, text, source } => {
+            format!("{path}:{}: move {ply} ({text:?}): {source}", at(line, ply))
+        }
+        DecisionsError::GameOver { line, ply, text } => {
+            format!("{path}:{}: move {ply} ({text:?}): the game is already over", at(line, ply))
+        }
+        DecisionsError::IllegalMove { line, ply, text, .. } => {
+            format!("{path}:{}: move {ply} ({text:?}): not a legal move there{note}", at(line, ply))
+        }
+        DecisionsError::ChanceNode { line, ply } => format!("{path}:{}: move {ply}: a chance node", at(line, ply)),
+        DecisionsError::Valuer { line, ply, text, source } => {
+            format!("{path}:{}: move {ply} ({text}): {source}", at(line, ply))
+        }
+        DecisionsError::NotValued { line, ply, text } => {
+            format!("{path}:{}: move {ply} ({text}): not among the moves the search valued", at(line, ply))
+        }
+        other => format!("{path}: {other}"),
+    }
 }
 
-/// What a valuer says about a position: every legal move's value from the
-/// mover's side, or that it is not valued (too early for the solver).
-pub(crate) type Valued<M> = Option<Vec<(M, f64)>>;
-
-/// Reads move lines: one game per line (blank lines and `#` lines are not
-/// games), moves separated by whitespace, or with `chars` every
-/// non-whitespace character a move (connect-4). Every move is checked
-/// legal.
-fn parse_move_lines<G: Game>(
+/// Reads move lines (see [`parse_games`]: one game per line, blank lines
+/// and `#` lines not games), every move checked legal; `side`'s moves are
+/// fitted.
+fn move_lines<G: Game>(
     path: &str,
     text: &str,
     start: &G,
-    chars: bool,
-    sides: [bool; 2],
+    tokens: MoveTokens,
+    side: Option<Side>,
     note: &str,
-) -> Result<Vec<Record<G>>, String> {
-    let mut out = Vec::new();
-    let mut legal = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let number = index + 1;
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        let words: Vec<String> = if chars {
-            trimmed.chars().filter(|c| !c.is_whitespace()).map(String::from).collect()
-        } else {
-            trimmed.split_whitespace().map(String::from).collect()
-        };
-        let mut g = start.clone();
-        let mut moves = Vec::with_capacity(words.len());
-        for (i, word) in words.iter().enumerate() {
-            let at = || format!("{path}:{number}: move {} ({word:?})", i + 1);
-            let mv = g.parse_move(word).map_err(|e| format!("{}: {e}", at()))?;
-            legal.clear();
-            if g.generate(&mut legal) != Status::Ongoing {
-                return Err(format!("{}: the game is already over", at()));
-            }
-            if !legal.contains(&mv) {
-                return Err(format!("{}: not a legal move there{note}", at()));
-            }
-            g.play(mv);
-            moves.push((mv, number));
-        }
-        out.push(Record { start: start.clone(), moves, sides });
-    }
-    Ok(out)
+) -> Result<Vec<Selected<G>>, String> {
+    let games = parse_games(start, text, tokens).map_err(|e| located(path, e, &[], note))?;
+    Ok(games.into_iter().map(|record| Selected { record, side, lines: Vec::new() }).collect())
 }
 
-/// The decisions of the selected sides, each valued by `value`.
-fn collect<G: Game>(
+/// The decisions of the selected sides, each valued by `valuer` (told of
+/// each new game).
+fn collect_decisions<G: Game, V: MoveValues<G>>(
     path: &str,
-    records: &[Record<G>],
-    mut value: impl FnMut(&G) -> Result<Valued<G::Move>, String>,
-) -> Result<Tally, String> {
-    let mut tally = Tally::default();
-    let mut legal = Vec::new();
-    for r in records {
-        let mut g = r.start.clone();
-        for (i, &(mv, line)) in r.moves.iter().enumerate() {
-            let Turn::Player(mover) = g.turn() else {
-                return Err(format!("{path}:{line}: move {}: a chance node", i + 1));
-            };
-            if r.sides[mover.index()] {
-                legal.clear();
-                if g.generate(&mut legal) != Status::Ongoing {
-                    // Only chess gets here: the board has legal moves (the
-                    // move was checked) but a draw rule ended the game.
-                    tally.drawn += 1;
-                } else {
-                    let at = || format!("{path}:{line}: move {} ({})", i + 1, g.move_string(mv));
-                    match value(&g).map_err(|e| format!("{}: {e}", at()))? {
-                        None => tally.early += 1,
-                        Some(values) => {
-                            let chosen = values
-                                .iter()
-                                .position(|&(m, _)| m == mv)
-                                .ok_or_else(|| format!("{}: not among the moves the search valued", at()))?;
-                            tally.decisions.push(Decision::new(values.into_iter().map(|(_, v)| v).collect(), chosen));
-                        }
-                    }
-                }
-            }
-            g.play(mv);
-        }
-    }
-    Ok(tally)
-}
-
-/// A depth-`depth` minimax search with exact root scores, as the dial's
-/// Boltzmann agents run it; [`clear`](Self::clear) empties its table (before
-/// each game).
-pub(crate) struct DepthValuer<G: Game, E: Evaluator<G>> {
-    search: Search<G, Minimax, E>,
-    limits: Limits,
-}
-
-impl<G: Game, E: Evaluator<G>> DepthValuer<G, E> {
-    /// A valuer searching `depth` plies with a table of `table_mib` MiB
-    /// (none for games without hash keys).
-    pub(crate) fn new(eval: E, depth: u32, table_mib: usize) -> Result<Self, String> {
-        let opts = Options::recommended::<G, Minimax, E>(&eval)
-            .with_table_mib(if G::HASHED { table_mib } else { 0 })
-            .with_aspiration(None)
-            .with_exact_root(true);
-        let search = Search::new(Minimax, eval, opts).map_err(|e| e.to_string())?;
-        let limits = Limits::depth(depth);
-        limits.validate().map_err(|e| e.to_string())?;
-        Ok(DepthValuer { search, limits })
-    }
-
-    /// Empties the transposition table.
-    pub(crate) fn clear(&mut self) {
-        self.search.clear();
-    }
-
-    /// Every legal move's exact depth-`depth` score, from the mover's side.
-    pub(crate) fn values(&mut self, g: &G) -> Result<Vec<(G::Move, f64)>, String> {
-        let r = self.search.run(g, &self.limits).map_err(|e| e.to_string())?;
-        if !r.complete || r.root_moves.iter().any(|m| m.bound != Bound::Exact || m.score.is_nan()) {
-            return Err("the search did not give exact root scores".into());
-        }
-        Ok(r.root_moves.iter().map(|m| (m.mv, m.score)).collect())
-    }
-}
-
-/// Depth values of every record, the table emptied before each game.
-fn depth_tally<G: Game, E: Evaluator<G>>(
-    path: &str,
-    records: &[Record<G>],
-    eval: E,
-    depth: u32,
-    table_mib: usize,
-) -> Result<Tally, String> {
-    let mut valuer = DepthValuer::new(eval, depth, table_mib)?;
-    let mut total = Tally::default();
-    for r in records {
-        valuer.clear();
-        let t = collect(path, std::slice::from_ref(r), |g| valuer.values(g).map(Some))?;
-        total.decisions.extend(t.decisions);
-        total.early += t.early;
-        total.drawn += t.drawn;
+    games: &[Selected<G>],
+    valuer: &mut V,
+) -> Result<Decisions, String> {
+    let mut total = Decisions::default();
+    for s in games {
+        let Some(side) = s.side else { continue };
+        let d = decisions(std::slice::from_ref(&s.record), side, valuer).map_err(|e| located(path, e, &s.lines, ""))?;
+        total.append(d);
     }
     Ok(total)
 }
 
-/// Tic-tac-toe's exact values: the sign of a full-depth search's scores.
-fn tictactoe_exact(path: &str, records: &[Record<TicTacToe>]) -> Result<Tally, String> {
-    let mut valuer = tictactoe_valuer()?;
-    collect(path, records, |g| tictactoe_exact_values(&mut valuer, g).map(Some))
-}
-
-/// The full-depth tic-tac-toe search behind [`tictactoe_exact_values`].
-pub(crate) fn tictactoe_valuer() -> Result<DepthValuer<TicTacToe, TicTacToeEval>, String> {
-    DepthValuer::new(TicTacToeEval::default(), 9, 1)
+/// Depth values of every game ([`DepthValuer`]: the values of the dial's
+/// Boltzmann agents), the table emptied before each game.
+fn depth_tally<G: Game, E: Evaluator<G>>(
+    path: &str,
+    games: &[Selected<G>],
+    eval: E,
+    depth: u32,
+    table_mib: usize,
+) -> Result<Decisions, String> {
+    let mut valuer = DepthValuer::new(eval, depth, table_mib).map_err(|e| e.to_string())?;
+    collect_decisions(path, games, &mut valuer)
 }
 
 /// Tic-tac-toe's exact values of every legal move: +1, 0 or −1 for a win,
-/// draw or loss with best play after it, from the mover's side.
-pub(crate) fn tictactoe_exact_values(
-    valuer: &mut DepthValuer<TicTacToe, TicTacToeEval>,
-    g: &TicTacToe,
-) -> Result<Vec<(<TicTacToe as Game>::Move, f64)>, String> {
-    Ok(valuer.values(g)?.into_iter().map(|(m, s)| (m, if s == 0.0 { 0.0 } else { s.signum() })).collect())
+/// draw or loss with best play after it, from the mover's side (the signs
+/// of a full-depth search's scores; its table is kept across games, every
+/// entry being exact).
+#[derive(Debug)]
+pub(crate) struct TicTacToeExact(DepthValuer<TicTacToe, TicTacToeEval>);
+
+impl TicTacToeExact {
+    /// The full-depth search behind the values.
+    pub(crate) fn new() -> Result<Self, String> {
+        DepthValuer::new(TicTacToeEval::default(), 9, 1).map(TicTacToeExact).map_err(|e| e.to_string())
+    }
+}
+
+impl MoveValues<TicTacToe> for TicTacToeExact {
+    type Error = DecisionsError;
+
+    fn move_values(&mut self, g: &TicTacToe) -> Result<Valued<<TicTacToe as Game>::Move>, DecisionsError> {
+        let values = self.0.values(g)?;
+        Ok(Some(values.into_iter().map(|(m, s)| (m, if s == 0.0 { 0.0 } else { s.signum() })).collect()))
+    }
+}
+
+/// Tic-tac-toe's exact values (see [`TicTacToeExact`]).
+fn tictactoe_exact(path: &str, games: &[Selected<TicTacToe>]) -> Result<Decisions, String> {
+    collect_decisions(path, games, &mut TicTacToeExact::new()?)
 }
 
 /// Solved connect-4 scores shared between valuers (and threads): position
@@ -479,22 +406,30 @@ impl Connect4Exact {
     }
 }
 
+impl MoveValues<Connect4> for Connect4Exact {
+    type Error = String;
+
+    fn move_values(&mut self, g: &Connect4) -> Result<Valued<<Connect4 as Game>::Move>, String> {
+        self.values(g)
+    }
+}
+
 /// Connect-4's exact values: the solver's scores, from the mover's side,
 /// for decisions on boards with at least `min_discs` discs.
 fn connect4_exact(
     path: &str,
-    records: &[Record<Connect4>],
+    games: &[Selected<Connect4>],
     min_discs: u32,
     book: Option<&Path>,
-) -> Result<Tally, String> {
+) -> Result<Decisions, String> {
     let mut valuer = Connect4Exact::new(min_discs, book, SolvedCache::default())?;
-    collect(path, records, |g| valuer.values(g))
+    collect_decisions(path, games, &mut valuer)
 }
 
-/// The chess records of a PGN file: moves checked legal on the board, the
+/// The chess games of a PGN file: moves checked legal on the board, the
 /// sides selected (by colour, or by name against the White/Black tags).
 /// Also the number of games without the named player.
-fn chess_records(path: &str, text: &str, who: &Selection) -> Result<(Vec<Record<ChessGame>>, usize), String> {
+fn chess_records(path: &str, text: &str, who: &Selection) -> Result<(Vec<Selected<ChessGame>>, usize), String> {
     let games = games_chess::pgn::parse(text).map_err(|e| format!("{path}:{e}"))?;
     if games.is_empty() {
         return Err(format!("{path}: no games"));
@@ -512,25 +447,32 @@ fn chess_records(path: &str, text: &str, who: &Selection) -> Result<(Vec<Record<
             Some(fen) => ChessGame::from_fen(fen).map_err(|e| format!("{at}: FEN tag: {e}"))?,
             None => ChessGame::startpos(),
         };
-        let sides = match who {
+        let side = match who {
             Selection::Name(name) => {
                 let is = |tag: &str| pgn.tag(tag).is_some_and(|v| v.trim().eq_ignore_ascii_case(name.trim()));
-                [is("White"), is("Black")]
+                match (is("White"), is("Black")) {
+                    (true, true) => Some(Side::Both),
+                    (true, false) => Some(Side::First),
+                    (false, true) => Some(Side::Second),
+                    (false, false) => None,
+                }
             }
-            other => other.sides(),
+            other => other.side(),
         };
-        if sides == [false, false] {
+        if side.is_none() {
             without += 1;
         }
         let mut g = start.clone();
         let mut moves = Vec::with_capacity(pgn.moves.len());
+        let mut lines = Vec::with_capacity(pgn.moves.len());
         for (i, (san, line)) in pgn.moves.iter().enumerate() {
             let mv =
                 g.parse_move(san).map_err(|e| format!("{path}:{line}: game {}, move {} ({san}): {e}", k + 1, i + 1))?;
             g.play(mv);
-            moves.push((mv, *line));
+            moves.push(mv);
+            lines.push(*line);
         }
-        out.push(Record { start, moves, sides });
+        out.push(Selected { record: GameRecord::new(start, moves).with_line(pgn.line), side, lines });
     }
     if let Selection::Name(name) = who
         && without == games.len()
@@ -737,11 +679,11 @@ pub fn run(args: Args) -> TaskResult {
     let path = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{path}: {e}"))?;
     let started = Instant::now();
-    let sides = who.sides();
+    let side = who.side();
     let mut without = 0;
     let (tally, games) = match (args.game.as_str(), values) {
         ("tictactoe", v) => {
-            let records = parse_move_lines(&path, &text, &TicTacToe::default(), false, sides, "")?;
+            let records = move_lines(&path, &text, &TicTacToe::default(), MoveTokens::Words, side, "")?;
             let t = match v {
                 Values::Exact => tictactoe_exact(&path, &records)?,
                 Values::Depth(d) => depth_tally(&path, &records, TicTacToeEval::default(), d, 1)?,
@@ -749,7 +691,7 @@ pub fn run(args: Args) -> TaskResult {
             (t, records.len())
         }
         ("connect4", v) => {
-            let records = parse_move_lines(&path, &text, &Connect4::standard(), true, sides, "")?;
+            let records = move_lines(&path, &text, &Connect4::standard(), MoveTokens::Chars, side, "")?;
             let t = match v {
                 Values::Exact => {
                     connect4_exact(&path, &records, args.min_discs.unwrap_or(DEFAULT_MIN_DISCS), args.book.as_deref())?
@@ -759,7 +701,7 @@ pub fn run(args: Args) -> TaskResult {
             (t, records.len())
         }
         ("gobang", Values::Depth(d)) => {
-            let records = parse_move_lines(&path, &text, &Gobang::default(), false, sides, GOBANG_NOTE)?;
+            let records = move_lines(&path, &text, &Gobang::default(), MoveTokens::Words, side, GOBANG_NOTE)?;
             (depth_tally(&path, &records, GobangEval::default(), d, 8)?, records.len())
         }
         ("chess", Values::Depth(d)) => {
@@ -774,8 +716,8 @@ pub fn run(args: Args) -> TaskResult {
     }
     if tally.decisions.is_empty() {
         let mut why = format!("{path}: no decisions of player {who} to fit");
-        if tally.early > 0 {
-            why += &format!(" ({} before {} discs: lower --min-discs)", tally.early, min_discs(&args));
+        if tally.unvalued > 0 {
+            why += &format!(" ({} before {} discs: lower --min-discs)", tally.unvalued, min_discs(&args));
         }
         return Err(why.into());
     }
@@ -855,8 +797,8 @@ pub fn run(args: Args) -> TaskResult {
         obj.insert("player".into(), json!(who.to_string()));
         obj.insert("games".into(), json!(games));
         obj.insert("decisions".into(), json!(decisions));
-        obj.insert("skipped_early".into(), json!(tally.early));
-        obj.insert("skipped_drawn".into(), json!(tally.drawn));
+        obj.insert("skipped_early".into(), json!(tally.unvalued));
+        obj.insert("skipped_drawn".into(), json!(tally.finished));
         obj.insert("games_without_player".into(), json!(without));
         obj.insert("min_discs".into(), if connect4_exact_values { json!(min_discs(&args)) } else { Value::Null });
         if let Some(c) = &comparison {
@@ -882,14 +824,14 @@ pub fn run(args: Args) -> TaskResult {
     };
     let _ = writeln!(out, "values: {what}, cap {}", cap.map_or("none".into(), num));
     let _ = writeln!(out, "decisions: {decisions} valued in {elapsed:.1} s");
-    if tally.early > 0 {
-        let _ = writeln!(out, "skipped: {} decisions before {} discs (--min-discs)", tally.early, min_discs(&args));
+    if tally.unvalued > 0 {
+        let _ = writeln!(out, "skipped: {} decisions before {} discs (--min-discs)", tally.unvalued, min_discs(&args));
     }
-    if tally.drawn > 0 {
+    if tally.finished > 0 {
         let _ = writeln!(
             out,
             "skipped: {} decisions in positions drawn by the engine's rules (repetition, fifty moves, material)",
-            tally.drawn
+            tally.finished
         );
     }
     if without > 0 {

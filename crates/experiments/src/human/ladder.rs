@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 use crate::TaskResult;
-use crate::dial::rate::{RunSettings, rate_specs, scores_table};
+use crate::dial::rate::{RunSettings, rate_specs};
 use crate::reproduce::write_atomic;
 
 /// Arguments of `cargo xtask human rate`.
@@ -63,18 +63,18 @@ pub fn rate(args: RateArgs) -> TaskResult {
         args.picks.iter().flat_map(|p| args.ratings.iter().map(move |&x| (x, p.as_str()))).collect();
     let specs: Vec<String> = players.iter().map(|&(x, p)| human_spec(x, p)).collect();
     let out = args.run.out.clone().unwrap_or_else(|| PathBuf::from("target/human-rate"));
-    let Some(mut report) = rate_specs("chess", &specs, None, &args.run, &out)? else {
+    let Some(rated) = rate_specs("chess", &specs, None, &args.run, &out)? else {
         return Ok(());
     };
     let mut mapping = Vec::new();
-    for (&(x, pick), a) in players.iter().zip(report["agents"].as_array().into_iter().flatten()) {
+    for (&(x, pick), a) in players.iter().zip(&rated.agents) {
         mapping.push(json!({
             "rating": x,
             "pick": pick,
-            "dial_elo": a["rating"],
-            "ci95": a["ci95"],
-            "std_error_games": a["std_error_games"],
-            "games": a["games"],
+            "dial_elo": a.rating,
+            "ci95": a.ci95,
+            "std_error_games": a.std_error_games,
+            "games": a.games,
         }));
     }
     let lines: Vec<Value> = args
@@ -89,13 +89,14 @@ pub fn rate(args: RateArgs) -> TaskResult {
             line(&pts).map(|(a, b)| json!({"pick": pick, "dial_at_1500": a, "slope": b}))
         })
         .collect();
+    let mut report = serde_json::to_value(&rated)?;
     report["mapping"] = Value::from(mapping);
     report["lines"] = Value::from(lines);
     write_atomic(&out.join("human-rate.json"), &serde_json::to_string_pretty(&report)?)?;
     if args.run.json {
         println!("{report}");
     } else {
-        println!("{}\n{}", markdown_rate(&report), scores_table(&report));
+        println!("{}\n{}", markdown_rate(&report), rated.scores_table());
     }
     Ok(())
 }

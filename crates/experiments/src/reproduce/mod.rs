@@ -231,24 +231,50 @@ pub(crate) fn load_cell(dir: &Path, e: &dyn Experiment, key: RunKey, params: &Va
     runner::load_cell(dir, &AsJob(e), key, params, cell)
 }
 
-/// The progress bar and the notes of a run on the terminal.
-struct Terminal {
+/// The progress bar and the notes of a run on the terminal (cleared when
+/// dropped).
+pub(crate) struct Terminal {
     label: &'static str,
     key: RunKey,
     shard: Option<Shard>,
     bar: ProgressBar,
 }
 
+impl Terminal {
+    /// The terminal of a run of `config`.
+    pub(crate) fn new(config: &RunConfig) -> Self {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} cells, eta {eta} {msg}")
+                .expect("static template")
+                .progress_chars("=> "),
+        );
+        Terminal { label: config.label, key: config.key, shard: config.shard, bar }
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}
+
 impl RunObserver for Terminal {
     fn planned(&self, to_run: usize, total: usize) {
-        eprintln!(
-            "{}: {} scale, seed {}, {to_run} cells to run ({total} in all{})",
-            self.label,
-            self.key.scale.name(),
-            self.key.seed,
-            self.shard.map_or(String::new(), |s| format!(", shard {s}"))
-        );
+        self.bar.suspend(|| {
+            eprintln!(
+                "{}: {} scale, seed {}, {to_run} cells to run ({total} in all{})",
+                self.label,
+                self.key.scale.name(),
+                self.key.seed,
+                self.shard.map_or(String::new(), |s| format!(", shard {s}"))
+            )
+        });
         self.bar.set_length(to_run as u64);
+        self.bar.set_position(0);
+    }
+    fn note(&self, text: &str) {
+        self.bar.suspend(|| eprintln!("{}: {text}", self.label));
     }
     fn recomputing(&self, path: &Path, why: &str, moved_to: Option<&Path>) {
         match moved_to {
@@ -288,17 +314,9 @@ pub(crate) fn run_cells(selected: &[&dyn Experiment], config: &RunConfig) -> Tas
 /// not already hold intact, in parallel, saving each as it finishes (the
 /// library's [`runner::run_cells`], with a progress bar).
 pub(crate) fn run_jobs(jobs: &[&dyn Job], config: &RunConfig) -> TaskResult {
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} cells, eta {eta} {msg}")
-            .expect("static template")
-            .progress_chars("=> "),
-    );
-    let terminal = Terminal { label: config.label, key: config.key, shard: config.shard, bar };
+    let terminal = Terminal::new(config);
     let library = runner::RunConfig { key: config.key, out: config.out.clone(), shard: config.shard };
-    let result = runner::run_cells(jobs, &library, &terminal);
-    terminal.bar.finish_and_clear();
-    Ok(result?)
+    Ok(runner::run_cells(jobs, &library, &terminal)?)
 }
 
 /// The run the shard directories hold (from their manifests), the

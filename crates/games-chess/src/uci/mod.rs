@@ -14,7 +14,7 @@
 //!
 //! The engine never panics on input: a line it cannot use gets an
 //! `info string error: …` reply and changes nothing (a bad `position` keeps
-//! the previous position). In particular (see `docs/reliability.md`):
+//! the previous position). In particular (see [docs/reliability.md](https://github.com/game-search/backup-rules/blob/main/docs/reliability.md)):
 //!
 //! * FENs are checked strictly (`KQkqq`, a rank `215`, variant fields are
 //!   refused) and moves must be exactly the UCI form of a legal move (no

@@ -146,7 +146,7 @@ impl From<io::Error> for BookError {
 }
 
 /// An opening book: exact scores of positions up to some number of plies,
-/// in the checked binary format of `docs/connect4-book.md` (in the
+/// in the checked binary format of [docs/connect4-book.md](https://github.com/game-search/backup-rules/blob/main/docs/connect4-book.md) (in the
 /// repository).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Book {
@@ -282,7 +282,7 @@ impl Book {
         None
     }
 
-    /// Writes the book in its file format (`docs/connect4-book.md`).
+    /// Writes the book in its file format ([docs/connect4-book.md](https://github.com/game-search/backup-rules/blob/main/docs/connect4-book.md)).
     ///
     /// Errors: the writer's.
     pub fn write_to(&self, mut w: impl Write) -> io::Result<()> {
@@ -315,7 +315,7 @@ impl Book {
     /// Reads a book written by [`write_to`](Self::write_to).
     ///
     /// Errors: a [`BookError`] for a read error or anything that does not
-    /// match the file format (`docs/connect4-book.md`).
+    /// match the file format ([docs/connect4-book.md](https://github.com/game-search/backup-rules/blob/main/docs/connect4-book.md)).
     pub fn read_from(mut r: impl Read) -> Result<Self, BookError> {
         let mut bytes = Vec::new();
         r.read_to_end(&mut bytes)?;
@@ -407,7 +407,7 @@ pub(crate) fn canonical_key(pos: &Connect4) -> u64 {
 }
 
 /// The book as a table the generic search consults
-/// ([`search_core::search::Oracle`], `docs/table-lookup.md`): attached to a
+/// ([`search_core::search::Oracle`], [docs/table-lookup.md](https://github.com/game-search/backup-rules/blob/main/docs/table-lookup.md)): attached to a
 /// [`Search`](search_core::search::Search) of [`Connect4`] with a rule that
 /// has game values (minimax, with or without alpha-beta), every position
 /// below the root that the book has ends the search there, with its exact

@@ -126,7 +126,7 @@ impl Evaluator<Connect4> for Connect4Eval {
 }
 
 /// The connect-4 heuristic of the Rminimax paper's experiments, as we read
-/// its description (`docs/paper-readings.md`): for each side, the number of
+/// its description ([docs/paper-readings.md](https://github.com/game-search/backup-rules/blob/main/docs/paper-readings.md)): for each side, the number of
 /// lines of four it can still complete (windows holding none of the
 /// opponent's discs), plus, for every empty cell lying on at least one such
 /// line, the cell's weight ([`Connect4::windows_through`]: how many lines

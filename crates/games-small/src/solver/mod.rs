@@ -7,7 +7,7 @@
 //! [`search_core::search::Search`] with the `Minimax` rule solves connect-4
 //! positions with them, to the same scores, about half as fast per node
 //! (the engine's generic node: a move list, float scores, hooks; see
-//! `docs/benchmarks.md`).
+//! [docs/benchmarks.md](https://github.com/game-search/backup-rules/blob/main/docs/benchmarks.md)).
 //!
 //! # Scores
 //!
@@ -58,7 +58,7 @@
 //! On Pons' benchmark sets (`cargo xtask solve connect4 FILE`, table emptied
 //! before each position) the solver visits 48.9, 424 and 3,297 nodes per
 //! position on end-easy, middle-easy and begin-easy, against the 51.3, 450
-//! and 3,298 Pons reports for his solver; `docs/benchmarks.md` has the
+//! and 3,298 Pons reports for his solver; [docs/benchmarks.md](https://github.com/game-search/backup-rules/blob/main/docs/benchmarks.md) has the
 //! times, against bitbully's.
 //!
 //! ```
@@ -351,7 +351,7 @@ pub struct BestMove {
 /// The transposition-table size of [`Solver::new`], in MiB. Small on
 /// purpose: a table that stays in the processor's caches makes each node
 /// cheaper, which pays more than the fewer nodes of a larger table on Pons'
-/// sets (see `docs/benchmarks.md`); give the empty board a larger one.
+/// sets (see [docs/benchmarks.md](https://github.com/game-search/backup-rules/blob/main/docs/benchmarks.md)); give the empty board a larger one.
 pub const DEFAULT_TABLE_MIB: usize = 8;
 
 /// A strong (exact score) and weak (win/draw/loss) connect-4 solver for one

@@ -25,7 +25,7 @@
 //! the child's bound is a lower bound here, and the reads are independent of
 //! one another, so their misses overlap). Small searches (every easy Pons
 //! set) are unchanged node for node; on begin-hard positions the sparse
-//! table saved about 30% of the time (docs/benchmarks.md).
+//! table saved about 30% of the time ([docs/benchmarks.md](https://github.com/game-search/backup-rules/blob/main/docs/benchmarks.md)).
 //!
 //! The side to move at every node cannot win with its next disc (the
 //! caller checks the root; below it, only non-losing moves are played).

@@ -1,5 +1,5 @@
 //! EMM, error-minimizing minimax (Zuckerman, Wilson and Nau), as
-//! reconstructed (`docs/paper-readings.md`) from the summary in Liu et al. 2020.
+//! reconstructed ([docs/paper-readings.md](https://github.com/game-search/backup-rules/blob/main/docs/paper-readings.md)) from the summary in Liu et al. 2020.
 
 use crate::backup::logistic::sigmoid;
 use crate::backup::{Backup, BackupValue, ChildInfo, Leaf, NodeInfo, Pruning};

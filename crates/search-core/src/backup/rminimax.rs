@@ -5,7 +5,7 @@
 //! non-negative cost `c_kk'` on every arc ([`CostModel`]) and minimises the
 //! expected cost of the whole path to the end of the game under an entropy
 //! budget; the opponent maximises it. With `V_k = −(1/θ) ln z_k` (the soft
-//! cost-to-go, `docs/paper-readings.md`):
+//! cost-to-go, [docs/paper-readings.md](https://github.com/game-search/backup-rules/blob/main/docs/paper-readings.md)):
 //!
 //! ```text
 //! V_k = 0                                                 k a leaf (its arc carries its cost)
@@ -18,7 +18,7 @@
 //! θ = +∞ is minimax on the costs (exactly: [`SoftMin`] takes the minimum),
 //! θ → 0 plays uniformly. The rule runs on the shared search core with
 //! [`Pruning::None`]: every child contributes to the soft minimum, so no
-//! alpha-beta bound can discard one (see `docs/backup-rules.md`). To sample
+//! alpha-beta bound can discard one (see [docs/backup-rules.md](https://github.com/game-search/backup-rules/blob/main/docs/backup-rules.md)). To sample
 //! moves, use [`crate::policy::rminimax_agent`]; for the entropy and the
 //! expected cost of the whole-tree policy, [`crate::policy::PathAnalysis`].
 //!

@@ -82,7 +82,7 @@ pub struct MctsConfig {
     /// count as `tanh(v / value_scale)`. Win and loss are ±1 whatever it is.
     pub value_scale: f64,
     /// Threads (root parallelisation: one independent tree per thread,
-    /// merged at the root; see `docs/mcts.md`).
+    /// merged at the root; see [docs/mcts.md](https://github.com/game-search/backup-rules/blob/main/docs/mcts.md)).
     pub threads: usize,
     /// The seed of the search's random numbers (thread `t` uses
     /// [`derive_seed`](crate::rng::derive_seed)`(seed, t)`).

@@ -26,7 +26,7 @@
 //!   The tree is kept between calls and re-rooted on the new position
 //!   ([`MctsConfig::reuse`]).
 //! - **Threads**: root parallelisation, one independent tree per thread,
-//!   merged at the root (see `docs/mcts.md` for why).
+//!   merged at the root (see [docs/mcts.md](https://github.com/game-search/backup-rules/blob/main/docs/mcts.md) for why).
 //!
 //! ```
 //! use search_core::mcts::{Mcts, MctsConfig, Soft};

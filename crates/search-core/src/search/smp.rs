@@ -12,7 +12,7 @@
 //! others' values in the table, instead of searching the same subtrees in
 //! step. (The first design sent one helper a ply ahead of the main thread
 //! without deferral; on two cores it reached a given depth only 1.1–1.2×
-//! sooner, against 1.7–1.8× with deferral: `docs/parallel.md`.) When the
+//! sooner, against 1.7–1.8× with deferral: [docs/parallel.md](https://github.com/game-search/backup-rules/blob/main/docs/parallel.md).) When the
 //! main thread's search ends, the helpers are stopped and joined.
 
 use std::sync::Arc;
@@ -157,7 +157,7 @@ where
 {
     /// A search that may run on several threads: [`Options::threads`]
     /// threads of Lazy SMP sharing one lock-free transposition table (see
-    /// `docs/parallel.md`). With one thread it is [`Search::new`], with the
+    /// [docs/parallel.md](https://github.com/game-search/backup-rules/blob/main/docs/parallel.md)). With one thread it is [`Search::new`], with the
     /// same results node for node. The result (value, moves, counters) is
     /// the main thread's; with more threads it depends on timing.
     ///

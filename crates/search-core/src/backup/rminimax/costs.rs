@@ -80,7 +80,7 @@ pub(crate) fn leaf_cost<C: CostModel + ?Sized>(costs: &C, node: &NodeInfo, leaf:
     })
 }
 
-/// The section III convention of the paper (as read in `docs/paper-readings.md`): unit cost
+/// The section III convention of the paper (as read in [docs/paper-readings.md](https://github.com/game-search/backup-rules/blob/main/docs/paper-readings.md)): unit cost
 /// per play; the arc into a finished game costs `win < draw < loss`
 /// (defaults [`WIN`](Self::WIN) = 0, [`DRAW`](Self::DRAW) = 1,
 /// [`LOSS`](Self::LOSS) = 2); the heuristic at the horizon is shifted into
@@ -200,7 +200,7 @@ impl CostModel for OutcomeCosts {
     }
 }
 
-/// The Tables II/III convention of the paper (see `docs/paper-readings.md`): every
+/// The Tables II/III convention of the paper (see [docs/paper-readings.md](https://github.com/game-search/backup-rules/blob/main/docs/paper-readings.md)): every
 /// interior arc costs `interior` (default 1) and the arc into a leaf costs
 /// the leaf's *utility to the opponent*, `offset − value`, where `value` is
 /// the evaluator's value from the AI player's point of view (default offset

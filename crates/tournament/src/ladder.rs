@@ -1,0 +1,338 @@
+//! A calibration ladder: the settings whose ratings the strength dial
+//! interpolates between, and which of them play each other.
+//!
+//! A ladder is a few *curves*. Each curve is one searching player (a depth,
+//! an evaluation cap) made weaker by sampling its moves with a Boltzmann
+//! temperature: spec `BASE,theta=T` for each θ of the curve, from near
+//! random play (small θ) to near greedy play, topped by the greedy player
+//! itself (θ = +∞, e.g. `alphabeta:depth=D`). Uniform random play is the
+//! anchor at Elo 0. Neighbouring rungs play paired matches: each rung its
+//! next two up its curve, and the rung at the nearest θ one curve up
+//! ([`Ladder::schedule`]).
+//!
+//! Optional *reference players* with a published rating (an external
+//! engine's levels, say) play some of the rungs; the fitted scale is then
+//! mapped onto theirs.
+
+use serde::{Deserialize, Serialize};
+
+/// One curve of a ladder: `base,theta=T` for each `T` in `thetas`, topped
+/// by `top`.
+///
+/// ```
+/// use tournament::ladder::Curve;
+///
+/// let c = Curve::new("boltzmann:depth=2,cap=100", &[0.01, 0.1], "alphabeta:depth=2");
+/// assert_eq!(c.rung(0.1), "boltzmann:depth=2,cap=100,theta=0.1");
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Curve {
+    /// The spec without θ, e.g. `boltzmann:depth=2,cap=100`.
+    pub base: String,
+    /// θ of its rungs, increasing.
+    pub thetas: Vec<f64>,
+    /// The greedy top (θ = +∞), e.g. `alphabeta:depth=2`.
+    pub top: String,
+    /// Whether random play meets the curve's weakest rung. A curve that
+    /// starts far above random play (a deep search whose rungs only extend
+    /// the dial's top) would win every such game, which costs much and says
+    /// nothing.
+    #[serde(default = "yes")]
+    pub from_random: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Curve {
+    /// A curve that random play meets at its weakest rung.
+    pub fn new(base: impl Into<String>, thetas: &[f64], top: impl Into<String>) -> Self {
+        Curve { base: base.into(), thetas: thetas.to_vec(), top: top.into(), from_random: true }
+    }
+
+    /// The same curve, not met by random play (see [`Curve::from_random`]).
+    #[must_use]
+    pub fn above_random(mut self) -> Self {
+        self.from_random = false;
+        self
+    }
+
+    /// The spec of its rung at `theta`.
+    pub fn rung(&self, theta: f64) -> String {
+        format!("{},theta={theta}", self.base)
+    }
+}
+
+/// A reference player with a published rating.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reference {
+    /// Its agent spec.
+    pub spec: String,
+    /// Its rating on the published scale.
+    pub elo: f64,
+}
+
+/// A game's ladder: its curves, optional reference players, and the pairs
+/// of games each matchup and each held-out check plays.
+///
+/// Serializable (JSON), so that a ladder is data that can be committed
+/// beside the calibration it produced.
+///
+/// ```
+/// use tournament::ladder::Ladder;
+///
+/// // Depths 1 and 2 of the standard agents, values capped at 100.
+/// let ladder = Ladder::boltzmann(&[1, 2], &[0.01, 0.03, 0.1, 0.3], "cap=100").with_pairs(200);
+/// let schedule = ladder.schedule();
+/// assert_eq!(schedule.rungs[0], "random");
+/// assert_eq!(schedule.rungs.len(), 1 + 2 * 5);
+/// assert_eq!(Ladder::from_json(&ladder.to_json())?, ladder);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ladder {
+    /// The curves, weakest search first.
+    pub curves: Vec<Curve>,
+    /// Reference players, each playing every rung in
+    /// [`links`](Self::links); the fitted scale is mapped onto theirs.
+    #[serde(default)]
+    pub references: Vec<Reference>,
+    /// The name of the references' scale (e.g. `Stockfish UCI_Elo`),
+    /// recorded as the calibration's anchor.
+    #[serde(default)]
+    pub reference_scale: Option<String>,
+    /// The rungs (specs) every reference plays.
+    #[serde(default)]
+    pub links: Vec<String>,
+    /// Pairs of games per matchup.
+    pub pairs: usize,
+    /// Pairs of games per held-out match (enough that the games' sampling
+    /// noise stays well below the accuracy asked of the dial).
+    pub held_out_pairs: usize,
+}
+
+/// The default pairs per matchup of [`Ladder::boltzmann`].
+pub const DEFAULT_PAIRS: usize = 200;
+
+/// The default pairs per held-out match of [`Ladder::boltzmann`].
+pub const DEFAULT_HELD_OUT_PAIRS: usize = 150;
+
+/// The rungs of a ladder (random play first) and its matchups.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Schedule {
+    /// Every rung's spec: random play, then each curve's rungs and top, then
+    /// the references.
+    pub rungs: Vec<String>,
+    /// The matchups, as indices into `rungs`.
+    pub matchups: Vec<(usize, usize)>,
+}
+
+impl Ladder {
+    /// A ladder of the standard agents' Boltzmann players: one curve per
+    /// depth in `depths` (`boltzmann:depth=D,CAP,theta=T` for each θ in
+    /// `thetas`, topped by `alphabeta:depth=D`), with [`DEFAULT_PAIRS`] and
+    /// [`DEFAULT_HELD_OUT_PAIRS`]. `cap` is the evaluation cap option of
+    /// the `boltzmann` spec, e.g. `cap=100` (values beyond ±100 count as
+    /// ±100: a decisive advantage in the evaluator's units) or
+    /// `softcap=1000`; empty for none.
+    ///
+    /// Pick θ so that each curve runs from near random play to near its
+    /// top: a Boltzmann player picks moves with probability ∝ exp(θ·value),
+    /// so θ ≈ 0.3 / (a typical difference between good and bad moves) is
+    /// near random and 30 times that near greedy.
+    pub fn boltzmann(depths: &[u32], thetas: &[f64], cap: &str) -> Self {
+        let cap = if cap.is_empty() { String::new() } else { format!(",{cap}") };
+        Ladder {
+            curves: depths
+                .iter()
+                .map(|d| Curve::new(format!("boltzmann:depth={d}{cap}"), thetas, format!("alphabeta:depth={d}")))
+                .collect(),
+            references: Vec::new(),
+            reference_scale: None,
+            links: Vec::new(),
+            pairs: DEFAULT_PAIRS,
+            held_out_pairs: DEFAULT_HELD_OUT_PAIRS,
+        }
+    }
+
+    /// The same ladder with `pairs` pairs of games per matchup.
+    #[must_use]
+    pub fn with_pairs(mut self, pairs: usize) -> Self {
+        self.pairs = pairs;
+        self
+    }
+
+    /// The same ladder with `pairs` pairs of games per held-out match.
+    #[must_use]
+    pub fn with_held_out_pairs(mut self, pairs: usize) -> Self {
+        self.held_out_pairs = pairs;
+        self
+    }
+
+    /// The ladder as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a ladder serializes")
+    }
+
+    /// A ladder from JSON.
+    pub fn from_json(text: &str) -> Result<Self, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The rungs of the ladder (random play first) and the matchups between
+    /// them: random play against each curve's weakest rung (where the curve
+    /// [starts at random play](Curve::from_random)); each rung against the
+    /// next two up its curve; each rung against the rung of the nearest θ
+    /// on the next curve (top to top); each reference against every link.
+    pub fn schedule(&self) -> Schedule {
+        let mut rungs = vec!["random".to_string()];
+        let mut index = Vec::new(); // per curve: rung indices, top last
+        for c in &self.curves {
+            let mut ids = Vec::new();
+            for &t in &c.thetas {
+                rungs.push(c.rung(t));
+                ids.push(rungs.len() - 1);
+            }
+            rungs.push(c.top.clone());
+            ids.push(rungs.len() - 1);
+            index.push(ids);
+        }
+        let mut matchups = Vec::new();
+        for reference in &self.references {
+            rungs.push(reference.spec.clone());
+            let r = rungs.len() - 1;
+            for link in &self.links {
+                if let Some(i) = rungs.iter().position(|x| x == link) {
+                    matchups.push((i, r));
+                }
+            }
+        }
+        for (k, ids) in index.iter().enumerate() {
+            if self.curves[k].from_random {
+                matchups.push((0, ids[0]));
+            }
+            for i in 0..ids.len() {
+                for step in [1, 2] {
+                    if i + step < ids.len() {
+                        matchups.push((ids[i], ids[i + step]));
+                    }
+                }
+                if let Some(up) = index.get(k + 1)
+                    && let Some(j) = cross_link(&self.curves[k], &self.curves[k + 1], i)
+                {
+                    matchups.push((ids[i], up[j]));
+                }
+            }
+        }
+        Schedule { rungs, matchups }
+    }
+
+    /// The curve (its base) and θ of the rung `spec`: random play is θ = 0
+    /// on no curve, a top θ = +∞; `(None, None)` for a spec not on a curve
+    /// (a reference).
+    pub fn place_of(&self, spec: &str) -> (Option<String>, Option<f64>) {
+        if spec == "random" {
+            return (None, Some(0.0));
+        }
+        for c in &self.curves {
+            if spec == c.top {
+                return (Some(c.base.clone()), Some(f64::INFINITY));
+            }
+            for &t in &c.thetas {
+                if spec == c.rung(t) {
+                    return (Some(c.base.clone()), Some(t));
+                }
+            }
+        }
+        (None, None)
+    }
+}
+
+/// The rung of curve `up` that rung `i` of curve `c` plays (an index into
+/// `up`'s rungs, top last): top to top, otherwise the rung of the nearest θ
+/// on a log scale (the same θ when `up` has it), the lower on a tie, if it
+/// is within a factor of 3 of θ; none otherwise (a curve that covers only
+/// part of the other's θ range, whose far rungs would meet players of
+/// another strength altogether).
+fn cross_link(c: &Curve, up: &Curve, i: usize) -> Option<usize> {
+    let Some(&theta) = c.thetas.get(i) else { return Some(up.thetas.len()) };
+    let distance = |t: f64| (t.ln() - theta.ln()).abs();
+    (0..up.thetas.len())
+        .min_by(|&a, &b| distance(up.thetas[a]).total_cmp(&distance(up.thetas[b])))
+        .filter(|&j| distance(up.thetas[j]) <= 3f64.ln() + 1e-9)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn connected(s: &Schedule) -> bool {
+        let mut reached = vec![false; s.rungs.len()];
+        reached[0] = true;
+        for _ in 0..s.rungs.len() {
+            for &(a, b) in &s.matchups {
+                if reached[a] || reached[b] {
+                    reached[a] = true;
+                    reached[b] = true;
+                }
+            }
+        }
+        reached.iter().all(|&r| r)
+    }
+
+    #[test]
+    fn a_default_ladder_is_connected_and_links_equal_theta_and_tops() {
+        let l = Ladder::boltzmann(&[1, 2, 3], &[0.01, 0.03, 0.1], "softcap=1000");
+        let s = l.schedule();
+        assert!(connected(&s));
+        assert!(s.matchups.iter().all(|&(a, b)| a != b));
+        let has = |a: &str, b: &str| {
+            let (i, j) = (s.rungs.iter().position(|r| r == a).unwrap(), s.rungs.iter().position(|r| r == b).unwrap());
+            s.matchups.contains(&(i, j))
+        };
+        assert!(has("random", "boltzmann:depth=1,softcap=1000,theta=0.01"));
+        assert!(has("boltzmann:depth=1,softcap=1000,theta=0.03", "boltzmann:depth=2,softcap=1000,theta=0.03"));
+        assert!(has("alphabeta:depth=2", "alphabeta:depth=3"));
+        // Per curve of four rungs (three θ and the top): one matchup from
+        // random play and 3 + 2 within (steps 1 and 2); four links up from
+        // every curve but the last.
+        assert_eq!(s.matchups.len(), 3 * (1 + 5) + 2 * 4);
+    }
+
+    #[test]
+    fn a_curve_above_random_links_only_where_it_overlaps() {
+        let mut l = Ladder::boltzmann(&[8], &[0.003, 0.01, 0.03, 0.1, 0.3], "cap=100");
+        l.curves.push(Curve::new("boltzmann:depth=12,cap=100", &[0.1, 0.3, 1.0], "alphabeta:depth=12").above_random());
+        let s = l.schedule();
+        assert!(connected(&s));
+        let named: Vec<(String, String)> =
+            s.matchups.iter().map(|&(a, b)| (s.rungs[a].clone(), s.rungs[b].clone())).collect();
+        let crossing: Vec<_> = named.iter().filter(|(a, b)| a.contains("depth=12") != b.contains("depth=12")).collect();
+        assert_eq!(crossing.len(), 3, "{crossing:?}");
+        assert!(!named.iter().any(|(a, b)| a == "random" && b.contains("depth=12")));
+    }
+
+    #[test]
+    fn references_play_their_links_and_rungs_have_places() {
+        let mut l = Ladder::boltzmann(&[1], &[0.1], "");
+        l.references.push(Reference { spec: "uci:/engine,nodes=1000".into(), elo: 1500.0 });
+        l.links = vec!["alphabeta:depth=1".into(), "not a rung".into()];
+        let s = l.schedule();
+        let r = s.rungs.iter().position(|x| x.starts_with("uci:")).unwrap();
+        assert_eq!(s.matchups.iter().filter(|m| m.1 == r).count(), 1);
+        assert_eq!(l.place_of("boltzmann:depth=1,theta=0.1"), (Some("boltzmann:depth=1".into()), Some(0.1)));
+        assert_eq!(l.place_of("alphabeta:depth=1"), (Some("boltzmann:depth=1".into()), Some(f64::INFINITY)));
+        assert_eq!(l.place_of("random"), (None, Some(0.0)));
+        assert_eq!(l.place_of("uci:/engine,nodes=1000"), (None, None));
+    }
+
+    #[test]
+    fn a_ladder_without_optional_fields_reads_from_json() {
+        let text = r#"{"curves":[{"base":"boltzmann:depth=1","thetas":[0.1],"top":"alphabeta:depth=1"}],
+                      "pairs":10,"held_out_pairs":5}"#;
+        let l = Ladder::from_json(text).unwrap();
+        assert!(l.curves[0].from_random && l.references.is_empty());
+        assert!(Ladder::from_json(r#"{"curves":[]}"#).is_err());
+    }
+}
