@@ -16,7 +16,8 @@
 //! 2. `elo:X` against `elo:Y` for a few pairs of dial values, the observed
 //!    score beside the one the ratings predict;
 //! 3. a hidden player's rating recovered from its moves (`fit`);
-//! 4. `adaptive:target=0.5` against dial values across the range.
+//! 4. `adaptive:target=0.5` against dial values across the range;
+//! 5. an MCTS player rated on the ladder (`rate`).
 
 use std::error::Error;
 use std::path::PathBuf;
@@ -33,6 +34,7 @@ use tournament::calibrate::{CalibrateConfig, calibrate};
 use tournament::decisions::{GameRecord, Side, decisions_at_depth};
 use tournament::ladder_fit::ladder_table;
 use tournament::matches::AnySetup;
+use tournament::rate::{RateConfig, rate};
 use tournament::runner::RunObserver;
 use tournament::store::Scale;
 
@@ -165,6 +167,14 @@ fn main() -> Result<(), Box<dyn Error>> {
         let score = results.iter().map(PairOutcome::score).sum::<f64>() / games as f64;
         println!("| `elo:{x}` | {games} | {score:.3} |");
     }
+    println!();
+
+    // 5. `rate`: any agent on the ladder's scale, here an MCTS player the
+    // ladder does not have.
+    let specs = ["mcts:iters=300".to_string()];
+    let games = if o.quick { 4 } else { 100 };
+    let report = rate(&setup, &calibration, &specs, &RateConfig::new(o.seed, games, o.out.join("rate")), &Progress)?;
+    println!("{}", report.ratings_table());
     eprintln!("done in {:.0} s", started.elapsed().as_secs_f64());
     Ok(())
 }
