@@ -187,10 +187,12 @@ pub fn run(args: Args) -> TaskResult {
     let run =
         RunConfig { label: "calibrate", key: RunKey { seed: args.seed, scale }, out: out.clone(), shard: args.shard };
     let terminal = Terminal::new(&run);
-    let mut calibration = match calibrate(&setup, &ladder, &config, &terminal) {
+    let result = calibrate(&setup, &ladder, &config, &terminal);
+    // The loss profiles below show a progress bar of their own.
+    drop(terminal);
+    let mut calibration = match result {
         Ok(c) => c,
         Err(e @ CalibrateError::Incomplete { .. }) => {
-            drop(terminal);
             eprintln!("calibrate: {e}");
             return Ok(());
         }
@@ -209,7 +211,6 @@ pub fn run(args: Args) -> TaskResult {
         });
     }
     calibration.losses = super::losses::profiles(&args.game, &calibration, &run, args.quick)?;
-    drop(terminal);
     let text = calibration.to_json();
     let svg = curves_svg(&calibration, &ladder)?;
     write_atomic(&out.join(format!("{}.json", args.game)), &text)?;
