@@ -14,6 +14,14 @@
 //!   swapped, each pair's randomness derived from its own seed (the same
 //!   results whatever the order or the thread the pairs are played on).
 //!
+//! On top of matches, the strength dial of any game: a [`ladder`] of
+//! settings, [`calibrate`] (the ladder's ratings, checked on held-out
+//! matches: the [`Calibration`](strength::dial::Calibration) that gives
+//! `elo:X`), [`rate`] (any agent on a calibration's scale) and
+//! [`decisions`] (a record of moves to the decisions `strength::fit`
+//! fits). The walk-through, from `impl Game` to an opponent asked for by
+//! Elo, is [docs/your-game.md](https://github.com/game-search/backup-rules/blob/main/docs/your-game.md).
+//!
 //! Long runs keep their results in the [`store`]: each finished cell of
 //! games saved atomically with a checksum, tied to one master seed, so that
 //! an interrupted run resumes and two runs are never mixed.
