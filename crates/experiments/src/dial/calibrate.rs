@@ -7,7 +7,7 @@
 //! anchor at Elo 0 ([`tournament::ladder`]). The calibration is written
 //! into `OUT/<game>.json`, and, for a run at the default scale, into
 //! `calibration/<game>.json`, the file the dial reads; with the loss
-//! profiles of [`super::losses`] where the game has a judge.
+//! profiles of the `losses` module where the game has a judge.
 
 use std::path::PathBuf;
 
