@@ -24,6 +24,7 @@ use std::process::{Command, Output, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+use clap::builder::RangedU64ValueParser;
 use serde_json::Value;
 
 /// What can go wrong, each with what to do about it.
@@ -55,21 +56,34 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ClusterError + '_ {
     move |source| ClusterError::Io { path: path.to_path_buf(), source }
 }
 
-/// The options of `cargo xtask cluster-test`.
-#[derive(Debug, Clone)]
+/// Arguments of `cargo xtask cluster-test`.
+#[derive(Debug, Clone, clap::Args)]
 pub(crate) struct Args {
-    /// Array tasks (shards).
+    /// Tasks of the job array (shards of `reproduce --quick`).
+    #[arg(long, default_value_t = 4, value_parser = RangedU64ValueParser::<usize>::new().range(1..=64))]
     pub(crate) shards: usize,
-    /// The master seed of both runs.
+    /// Master seed of the Slurm run and of the single-machine run.
+    #[arg(long, default_value_t = experiments::reproduce::DEFAULT_SEED)]
     pub(crate) seed: u64,
-    /// Where the configuration, state, logs and runs go.
+    /// Where the Slurm configuration, state, logs and both runs go.
+    #[arg(long, default_value = "target/cluster-test")]
     pub(crate) dir: PathBuf,
-    /// How long to wait for the jobs.
-    pub(crate) timeout: Duration,
-    /// Leave the daemons running at the end.
+    /// Give up on the jobs (and cancel them) after this many minutes.
+    #[arg(long, default_value_t = 30, value_parser = RangedU64ValueParser::<u64>::new().range(1..=24 * 60))]
+    pub(crate) timeout_minutes: u64,
+    /// Leave the Slurm and MUNGE daemons running at the end.
+    #[arg(long)]
     pub(crate) keep_running: bool,
-    /// Only stop the daemons an earlier `--keep-running` call left.
+    /// Only stop the daemons of an earlier `--keep-running` run, then exit.
+    #[arg(long, conflicts_with = "keep_running")]
     pub(crate) stop: bool,
+}
+
+impl Args {
+    /// How long to wait for the jobs: `--timeout-minutes`.
+    fn timeout(&self) -> Duration {
+        Duration::from_secs(self.timeout_minutes * 60)
+    }
 }
 
 /// The binaries the test needs, and the Debian packages that have them.
@@ -586,10 +600,10 @@ fn submit_and_wait(cluster: &Cluster, args: &Args, xtask: &Path, out: &Path, com
         if jobs.iter().any(|j| j.id == merge && j.ok()) {
             return Ok(SlurmRun { array, merge, jobs, wall: started.elapsed() });
         }
-        if started.elapsed() > args.timeout {
+        if started.elapsed() > args.timeout() {
             let _ = cluster.slurm("scancel").args([&array, &merge]).output();
             return Err(ClusterError::Job {
-                what: format!("the jobs did not finish within {} s: cancelled", args.timeout.as_secs()),
+                what: format!("the jobs did not finish within {} s: cancelled", args.timeout().as_secs()),
                 logs: logs(&jobs),
             });
         }

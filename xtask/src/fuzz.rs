@@ -20,6 +20,14 @@ use crate::TaskResult;
 /// The default number of cases per property.
 pub(crate) const DEFAULT_CASES: u32 = 20_000;
 
+/// Arguments of `cargo xtask fuzz`.
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct Args {
+    /// Cases per property (PROPTEST_CASES).
+    #[arg(long, default_value_t = DEFAULT_CASES, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) cases: u32,
+}
+
 /// The prefix that names a fuzz test target.
 const PREFIX: &str = "fuzz_";
 
@@ -84,7 +92,8 @@ struct Outcome {
     counts: Option<(u64, u64)>,
 }
 
-pub(crate) fn run(cases: u32) -> TaskResult {
+pub(crate) fn run(args: Args) -> TaskResult {
+    let cases = args.cases;
     let (targets, root) = discover()?;
     if targets.is_empty() {
         return Err(format!("no test targets named {PREFIX}* in the workspace").into());

@@ -4,10 +4,13 @@
 //! - `games-small` and `strength` depend on `search-core` only (`strength`'s
 //!   tests also play `games-small`'s games); `games-chess` on both of those
 //!   below it (the UCI engine's strength dial);
-//! - nothing but `experiments` and `play` depends on `games-chess` (GPL);
+//! - nothing but the applications (`registry`, `dial`, `tools`,
+//!   `experiments`, `play`) depends on `games-chess` (GPL);
 //! - `strength` and `tournament` depend on no game crate (their tests may
 //!   play `games-small`'s games);
-//! - nothing but `xtask` and `play` depends on `experiments` (unpublished);
+//! - nothing but `xtask` depends on the task crates (`experiments`, `dial`,
+//!   `tools`: unpublished); the built-in games are registered once, in
+//!   `registry`, which the web app (`play`) uses instead;
 //! - every crate depends only on crates of a lower layer;
 //! - `othello`, the proof that a game the workspace does not ship gets the
 //!   whole dial, depends on the published `search-core`, `strength` and
@@ -35,7 +38,11 @@ const LAYERS: &[(&str, u32)] = &[
     ("gomocup", 2),
     ("othello", 3),
     ("benches", 3),
-    ("experiments", 3),
+    ("taskkit", 3),
+    ("registry", 3),
+    ("experiments", 4),
+    ("dial", 4),
+    ("tools", 4),
     ("play", 4),
     ("xtask", 5),
 ];
@@ -44,12 +51,20 @@ const LAYERS: &[(&str, u32)] = &[
 fn allowed(from: &str, to: &str) -> bool {
     let layer = |name: &str| LAYERS.iter().find(|l| l.0 == name).map(|l| l.1);
     let below = matches!((layer(from), layer(to)), (Some(a), Some(b)) if b < a);
-    let chess_ok = to != "games-chess" || from == "experiments" || from == "play";
-    let experiments_ok = to != "experiments" || from == "xtask" || from == "play";
+    let chess_ok = to != "games-chess" || APPLICATIONS.contains(&from);
+    let experiments_ok = !TASKS.contains(&to) || from == "xtask";
     let test_data_ok = to != "test-data" || UNPUBLISHED.contains(&from);
     let gameless_ok = !(GAMELESS.contains(&from) && GAMES.contains(&to));
-    below && chess_ok && experiments_ok && test_data_ok && gameless_ok && downstream_ok(from, to)
+    // Benchmarks are a leaf: nothing builds on them.
+    let benches_ok = to != "benches";
+    below && chess_ok && experiments_ok && test_data_ok && gameless_ok && benches_ok && downstream_ok(from, to)
 }
+
+/// The crates that may link the GPL chess crate: the applications.
+const APPLICATIONS: &[&str] = &["registry", "dial", "tools", "experiments", "play"];
+
+/// The crates of `cargo xtask`'s commands: only `xtask` depends on them.
+const TASKS: &[&str] = &["experiments", "dial", "tools"];
 
 /// Crates written as a downstream user would: a game of their own on the
 /// published crates that give the dial, and nothing else.
@@ -69,7 +84,8 @@ const GAMELESS: &[&str] = &["strength", "tournament"];
 const GAMES: &[&str] = &["games-small", "games-chess"];
 
 /// The crates that are never published (they may depend on unpublished ones).
-const UNPUBLISHED: &[&str] = &["experiments", "gomocup", "play", "xtask", "benches"];
+const UNPUBLISHED: &[&str] =
+    &["taskkit", "registry", "dial", "tools", "experiments", "gomocup", "play", "xtask", "benches"];
 
 /// A dev-dependency (tests, examples, doctests; never shipped) may also
 /// reach sideways within a layer: `strength`'s tests play tic-tac-toe.
@@ -78,7 +94,7 @@ fn allowed_in_tests(from: &str, to: &str) -> bool {
     let same = matches!((layer(from), layer(to)), (Some(a), Some(b)) if a == b);
     let below = matches!((layer(from), layer(to)), (Some(a), Some(b)) if b < a);
     let games_in_tests = GAMELESS.contains(&from) && (same || below) && to == "games-small";
-    let sideways = same && to != "games-chess" && to != "experiments" || to == "test-data" || games_in_tests;
+    let sideways = same && to != "games-chess" && !TASKS.contains(&to) || to == "test-data" || games_in_tests;
     sideways && downstream_ok(from, to) || allowed(from, to)
 }
 
@@ -214,6 +230,16 @@ mod tests {
         assert!(allowed("othello", "tournament") && allowed("othello", "search-core"));
         assert!(!allowed("othello", "games-small") && !allowed_in_tests("othello", "games-small"));
         assert!(!allowed_in_tests("othello", "test-data") && !allowed_in_tests("othello", "experiments"));
+        // The web app reaches the built-in games through the registry, not
+        // through a task crate.
+        assert!(allowed("play", "registry") && allowed("dial", "registry") && allowed("tools", "registry"));
+        for task in ["experiments", "dial", "tools"] {
+            assert!(!allowed("play", task) && !allowed_in_tests("play", task), "{task}");
+            assert!(allowed("xtask", task), "{task}");
+        }
+        assert!(!allowed("dial", "tools") && !allowed("tools", "dial") && !allowed("experiments", "dial"));
+        assert!(allowed("registry", "games-chess") && !allowed("taskkit", "games-chess"));
+        assert!(!allowed("registry", "dial") && !allowed("taskkit", "registry"));
     }
 
     #[test]

@@ -85,15 +85,17 @@ impl EngineLimit {
 
     /// Checks the limit: zero nodes, depth or milliseconds mean "no limit"
     /// to most engines (an endless search), so they are refused.
-    fn check(self) -> Result<(), String> {
-        match self {
-            EngineLimit::Nodes(0) => Err("`go nodes 0` would not limit the search".into()),
-            EngineLimit::Depth(0) => Err("`go depth 0` would not limit the search".into()),
+    /// Errors: [`ExternalError::InvalidLimit`].
+    fn check(self) -> Result<(), ExternalError> {
+        let reason = match self {
+            EngineLimit::Nodes(0) => "`go nodes 0` would not limit the search".to_string(),
+            EngineLimit::Depth(0) => "`go depth 0` would not limit the search".to_string(),
             EngineLimit::MoveTime(t) if t.as_millis() == 0 => {
-                Err(format!("move time {t:?} is under one millisecond (`go movetime 0` would not limit the search)"))
+                format!("move time {t:?} is under one millisecond (`go movetime 0` would not limit the search)")
             }
-            _ => Ok(()),
-        }
+            _ => return Ok(()),
+        };
+        Err(ExternalError::InvalidLimit(reason))
     }
 }
 
@@ -322,6 +324,35 @@ enum OptionKind {
     Other,
 }
 
+/// Why a value does not fit an engine's option (the reason of an
+/// [`ExternalError::InvalidOptionValue`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum OptionValueError {
+    /// A `check` option given something else than `true` or `false`.
+    #[error("a check option takes `true` or `false`")]
+    NotCheck,
+    /// A `spin` option given something else than an integer.
+    #[error("a spin option takes an integer")]
+    NotInteger,
+    /// A `spin` value outside the bounds the engine declared (`…` for a
+    /// bound it did not declare).
+    #[error("out of the engine's range {}..={}", bound(.min), bound(.max))]
+    OutOfRange {
+        /// The declared `min`.
+        min: Option<i64>,
+        /// The declared `max`.
+        max: Option<i64>,
+    },
+    /// A `combo` value not among its `var`s.
+    #[error("not one of its values: {}", .0.join(", "))]
+    NotAVar(Vec<String>),
+}
+
+/// A spin option's bound as [`OptionValueError::OutOfRange`] shows it.
+fn bound(b: &Option<i64>) -> String {
+    b.map_or_else(|| "…".to_string(), |b| b.to_string())
+}
+
 impl EngineOption {
     /// Parses the text after `option ` (`name Hash type spin default 16 min
     /// 1 max 33554432`). Option names and string values may contain
@@ -357,21 +388,20 @@ impl EngineOption {
     }
 
     /// The `setoption` command for `value`, or why the value does not fit.
-    fn command(&self, value: &str) -> Result<String, String> {
+    fn command(&self, value: &str) -> Result<String, OptionValueError> {
         let value = value.trim();
         match &self.kind {
             OptionKind::Check if !(value.eq_ignore_ascii_case("true") || value.eq_ignore_ascii_case("false")) => {
-                return Err("a check option takes `true` or `false`".into());
+                return Err(OptionValueError::NotCheck);
             }
             OptionKind::Spin { min, max } => {
-                let v: i64 = value.parse().map_err(|_| "a spin option takes an integer".to_string())?;
+                let v: i64 = value.parse().map_err(|_| OptionValueError::NotInteger)?;
                 if min.is_some_and(|m| v < m) || max.is_some_and(|m| v > m) {
-                    let bound = |b: &Option<i64>| b.map_or_else(|| "…".to_string(), |b| b.to_string());
-                    return Err(format!("out of the engine's range {}..={}", bound(min), bound(max)));
+                    return Err(OptionValueError::OutOfRange { min: *min, max: *max });
                 }
             }
             OptionKind::Combo(vars) if !vars.iter().any(|v| v.eq_ignore_ascii_case(value)) => {
-                return Err(format!("not one of its values: {}", vars.join(", ")));
+                return Err(OptionValueError::NotAVar(vars.clone()));
             }
             OptionKind::Button => return Ok(format!("setoption name {}", self.name)),
             _ => {}
@@ -640,7 +670,7 @@ impl UciEngineAgent {
         limit: EngineLimit,
         timeout: Duration,
     ) -> Result<Self, ExternalError> {
-        limit.check().map_err(ExternalError::InvalidLimit)?;
+        limit.check()?;
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -773,7 +803,7 @@ impl UciEngineAgent {
         if let Some(reason) = &self.broken {
             return Err(ExternalError::Unusable { engine: self.name.clone(), reason: reason.clone() });
         }
-        limit.check().map_err(ExternalError::InvalidLimit)?;
+        limit.check()?;
         let fen = state.fen();
         self.send(&format!("position fen {fen}"))?;
         self.send(&format!("go {limit}"))?;
@@ -823,11 +853,11 @@ impl UciEngineAgent {
                     available: engine_options.iter().map(|o| o.name.clone()).collect(),
                 });
             };
-            let command = option.command(value).map_err(|reason| ExternalError::InvalidOptionValue {
+            let command = option.command(value).map_err(|e| ExternalError::InvalidOptionValue {
                 engine: self.name.clone(),
                 name: option.name.clone(),
                 value: value.clone(),
-                reason,
+                reason: e.to_string(),
             })?;
             named.insert(option.name.to_ascii_lowercase());
             commands.push(command);
@@ -1056,7 +1086,7 @@ mod tests {
             EngineOption { name: "Skill Level".into(), kind: OptionKind::Spin { min: Some(0), max: Some(20) } }
         );
         assert_eq!(o.command("5").unwrap(), "setoption name Skill Level value 5");
-        assert!(o.command("21").unwrap_err().contains("0..=20"));
+        assert_eq!(o.command("21").unwrap_err().to_string(), "out of the engine's range 0..=20");
         assert!(o.command("x").is_err());
         let c = EngineOption::parse("name UCI_LimitStrength type check default false").unwrap();
         assert_eq!(c.command("TRUE").unwrap(), "setoption name UCI_LimitStrength value true");
@@ -1068,7 +1098,11 @@ mod tests {
         let combo = EngineOption::parse("name Style type combo default Normal var Solid var Normal var Risky").unwrap();
         assert_eq!(combo.kind, OptionKind::Combo(vec!["Solid".into(), "Normal".into(), "Risky".into()]));
         assert!(combo.command("risky").is_ok());
-        assert!(combo.command("Wild").is_err());
+        assert_eq!(combo.command("Wild").unwrap_err().to_string(), "not one of its values: Solid, Normal, Risky");
+        let floor = EngineOption::parse("name Contempt type spin default 0 min -100").unwrap();
+        assert_eq!(floor.command("-101").unwrap_err().to_string(), "out of the engine's range -100..=…");
+        assert_eq!(floor.command("1.5").unwrap_err().to_string(), "a spin option takes an integer");
+        assert_eq!(c.command("yes").unwrap_err().to_string(), "a check option takes `true` or `false`");
         let empty_default = EngineOption::parse("name Debug Log File type string default").unwrap();
         assert_eq!(empty_default.name, "Debug Log File");
         assert!(EngineOption::parse("type spin").is_none());

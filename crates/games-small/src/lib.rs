@@ -21,6 +21,7 @@
 
 mod bits;
 mod board_text;
+pub mod calibrations;
 pub mod connect4;
 pub mod gobang;
 pub mod solver;

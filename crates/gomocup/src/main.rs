@@ -20,13 +20,40 @@ output; a manager starts it. Options:
   --quiet       no MESSAGE line about each move
   --list        the agent specs, then exit";
 
+/// What the command line asks for.
+#[derive(Debug)]
+enum Args {
+    /// Run the brain with these settings.
+    Run(BrainConfig),
+    /// Print this text (`--help`, `--list`, `--version`) and exit.
+    Print(String),
+}
+
+/// A command line the brain cannot start with (printed with the usage
+/// where it helps).
+#[derive(Debug, thiserror::Error)]
+enum ArgError {
+    /// A flag without its value.
+    #[error("{0} needs a value\n\n{USAGE}")]
+    MissingValue(String),
+    /// `--seed` that is not a number.
+    #[error("--seed: not a number: {0:?}")]
+    Seed(String),
+    /// `--hash` that is not a size from 0 to 4096 MiB.
+    #[error("--hash: expected MiB from 0 to 4096, got {0:?}")]
+    Hash(String),
+    /// An argument the brain does not know.
+    #[error("unknown argument {0:?}\n\n{USAGE}")]
+    Unknown(String),
+}
+
 /// The command line's settings, or what to print and exit with.
-fn parse_args(args: &[String]) -> Result<BrainConfig, (String, bool)> {
+fn parse_args(args: &[String]) -> Result<Args, ArgError> {
     let mut config = BrainConfig::default();
     let mut i = 0;
-    let value = |i: &mut usize, flag: &str| -> Result<String, (String, bool)> {
+    let value = |i: &mut usize, flag: &str| -> Result<String, ArgError> {
         *i += 1;
-        args.get(*i).cloned().ok_or_else(|| (format!("{flag} needs a value\n\n{USAGE}"), false))
+        args.get(*i).cloned().ok_or_else(|| ArgError::MissingValue(flag.to_string()))
     };
     while i < args.len() {
         let arg = args[i].as_str();
@@ -42,15 +69,11 @@ fn parse_args(args: &[String]) -> Result<BrainConfig, (String, bool)> {
             }
             "--seed" => {
                 let v = take(&mut i)?;
-                config.seed = v.parse().map_err(|_| (format!("--seed: not a number: {v:?}"), false))?;
+                config.seed = v.parse().map_err(|_| ArgError::Seed(v))?;
             }
             "--hash" => {
                 let v = take(&mut i)?;
-                config.table_mib = v
-                    .parse()
-                    .ok()
-                    .filter(|&m: &usize| m <= 4096)
-                    .ok_or_else(|| (format!("--hash: expected MiB from 0 to 4096, got {v:?}"), false))?;
+                config.table_mib = v.parse().ok().filter(|&m: &usize| m <= 4096).ok_or(ArgError::Hash(v))?;
             }
             "--quiet" => config.messages = false,
             "--list" => {
@@ -59,27 +82,27 @@ fn parse_args(args: &[String]) -> Result<BrainConfig, (String, bool)> {
                 for (synopsis, what) in gomocup::player::roster().kinds() {
                     text.push_str(&format!("{synopsis}\n    {what}\n"));
                 }
-                return Err((text, true));
+                return Ok(Args::Print(text));
             }
-            "--help" | "-h" => return Err((USAGE.to_string(), true)),
-            "--version" | "-V" => return Err((format!("pbrain-backup-rules {}", env!("CARGO_PKG_VERSION")), true)),
-            _ => return Err((format!("unknown argument {arg:?}\n\n{USAGE}"), false)),
+            "--help" | "-h" => return Ok(Args::Print(USAGE.to_string())),
+            "--version" | "-V" => return Ok(Args::Print(format!("pbrain-backup-rules {}", env!("CARGO_PKG_VERSION")))),
+            _ => return Err(ArgError::Unknown(arg.to_string())),
         }
         i += 1;
     }
-    Ok(config)
+    Ok(Args::Run(config))
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let config = match parse_args(&args) {
-        Ok(c) => c,
-        Err((text, true)) => {
+        Ok(Args::Run(c)) => c,
+        Ok(Args::Print(text)) => {
             println!("{text}");
             return ExitCode::SUCCESS;
         }
-        Err((text, false)) => {
-            eprintln!("pbrain-backup-rules: {text}");
+        Err(e) => {
+            eprintln!("pbrain-backup-rules: {e}");
             return ExitCode::from(2);
         }
     };

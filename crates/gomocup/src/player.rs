@@ -19,17 +19,14 @@ use games_small::gobang::{Gobang, Point};
 use search_core::backup::Minimax;
 use search_core::rng::{self, RngExt};
 use search_core::search::{Control, Iteration, Limits, Options, Search};
-use search_core::{Agent, Game, Status};
+use search_core::{Agent, Game, GameError, ParamError, Status};
 use strength::agents::{BoxedAgent, Roster, StandardAgents};
 use strength::dial::{Calibration, Dial};
+use strength::spec::SpecError;
 
 use crate::clock::Budget;
 use crate::error::BrainError;
 use crate::position::coord_of;
-
-/// The gobang calibration of the strength dial (`cargo xtask calibrate
-/// gobang`), compiled in.
-const GOBANG_CALIBRATION: &str = include_str!("../../../calibration/gobang.json");
 
 /// Worker threads alive at once (the current one and those retired while
 /// still finishing a late search); beyond it the brain plays its fallback.
@@ -54,7 +51,7 @@ pub enum Strategy {
 
 /// The dial of gobang, if the compiled-in calibration is usable.
 pub fn gobang_dial() -> Option<Dial> {
-    Calibration::from_json(GOBANG_CALIBRATION).ok().and_then(|c| Dial::new(c).ok())
+    Calibration::from_json(games_small::calibrations::GOBANG).ok().and_then(|c| Dial::new(c).ok())
 }
 
 /// The agent kinds of gobang: the standard ones with the gobang evaluator,
@@ -129,7 +126,34 @@ enum Task {
 /// (a new game; the worker's start, once its tables are built).
 struct Answer {
     id: u64,
-    result: Option<Result<Found, String>>,
+    result: Option<Result<Found, ThinkError>>,
+}
+
+/// Why a worker has no move (the brain then plays its [`quick_move`] and
+/// says why in its note).
+#[derive(Debug, Clone, thiserror::Error)]
+enum ThinkError {
+    /// The default player's search cannot be built.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// The agent spec cannot be built.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// The search or the agent failed.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// The default player's search completed no iteration.
+    #[error("not even the first iteration finished")]
+    NoIteration,
+    /// The default player's search has a value but no move.
+    #[error("the search found no move")]
+    NoMove,
+    /// [`MAX_WORKERS`] threads are alive (late searches still finishing).
+    #[error("earlier searches are still running")]
+    TooManyWorkers,
+    /// The system refused a new thread.
+    #[error("cannot start a search thread: {0}")]
+    Thread(#[source] Arc<std::io::Error>),
 }
 
 /// How long `START` and `RESTART` wait for the worker to be ready.
@@ -138,7 +162,7 @@ const SETUP_WAIT: Duration = Duration::from_secs(5);
 /// What came of waiting for an answer.
 enum Waited {
     /// The answer.
-    Got(Option<Result<Found, String>>),
+    Got(Option<Result<Found, ThinkError>>),
     /// Not yet.
     Late,
     /// The worker is gone.
@@ -156,7 +180,7 @@ fn pv_text(game: &Gobang, pv: &[Point]) -> String {
 }
 
 impl Engine {
-    fn auto(table_mib: usize) -> Result<Engine, String> {
+    fn auto(table_mib: usize) -> Result<Engine, ThinkError> {
         let eval = GobangEval::default();
         let build = |mib: usize| {
             let opts =
@@ -164,7 +188,7 @@ impl Engine {
             Search::new(Minimax, eval, opts)
         };
         // A table the system refuses: a small one, then none.
-        let search = build(table_mib).or_else(|_| build(1)).or_else(|_| build(0)).map_err(|e| e.to_string())?;
+        let search = build(table_mib).or_else(|_| build(1)).or_else(|_| build(0))?;
         Ok(Engine::Auto(Box::new(search)))
     }
 
@@ -175,7 +199,7 @@ impl Engine {
         }
     }
 
-    fn think(&mut self, job: &Job) -> Result<Found, String> {
+    fn think(&mut self, job: &Job) -> Result<Found, ThinkError> {
         let mut rng = rng::seeded(job.seed);
         match self {
             Engine::Auto(search) => {
@@ -189,14 +213,14 @@ impl Engine {
                 let half = time / 2;
                 let mut observer =
                     |it: &Iteration<'_, Point>| if it.elapsed >= half { Control::Stop } else { Control::Continue };
-                let r = search.run_observed(&job.state, &limits, &mut observer).map_err(|e| e.to_string())?;
+                let r = search.run_observed(&job.state, &limits, &mut observer)?;
                 let Some(value) = r.value else {
-                    return Err("not even the first iteration finished".into());
+                    return Err(ThinkError::NoIteration);
                 };
                 let mv = if r.best_moves.len() > 1 {
                     r.best_moves[rng.random_range(0..r.best_moves.len())]
                 } else {
-                    r.best.ok_or("the search found no move")?
+                    r.best.ok_or(ThinkError::NoMove)?
                 };
                 let note = format!(
                     "alpha-beta depth {} value {value:.0} nodes {} time {} ms pv {}",
@@ -208,7 +232,7 @@ impl Engine {
                 Ok(Found { mv, note })
             }
             Engine::Agent(agent) => {
-                let choice = agent.choose_explained(&job.state, &mut rng).map_err(|e| e.to_string())?;
+                let choice = agent.choose_explained(&job.state, &mut rng)?;
                 let mut note = agent.name();
                 if let Some(t) = choice.thought {
                     if let Some(v) = t.value {
@@ -356,9 +380,9 @@ impl Thinker {
 
     /// Starts a worker thread, which answers `ready` once its engine is
     /// built.
-    fn spawn(&mut self, ready: u64) -> Result<Worker, String> {
+    fn spawn(&mut self, ready: u64) -> Result<Worker, ThinkError> {
         if self.alive.load(Ordering::SeqCst) >= MAX_WORKERS {
-            return Err("earlier searches are still running".into());
+            return Err(ThinkError::TooManyWorkers);
         }
         let (jobs, job_rx) = mpsc::channel::<Task>();
         let (answer_tx, answers) = mpsc::channel::<Answer>();
@@ -374,7 +398,7 @@ impl Thinker {
                 let mut engine = match (strategy, spare) {
                     (_, Some(agent)) => Ok(Engine::Agent(agent)),
                     (Strategy::Auto, None) => Engine::auto(table_mib),
-                    (Strategy::Spec(spec), None) => ROSTER.build(&spec).map(Engine::Agent).map_err(|e| e.to_string()),
+                    (Strategy::Spec(spec), None) => ROSTER.build(&spec).map(Engine::Agent).map_err(ThinkError::from),
                 };
                 if answer_tx.send(Answer { id: ready, result: None }).is_err() {
                     return;
@@ -395,14 +419,14 @@ impl Thinker {
                             Answer { id, result: None }
                         }
                         (Task::Think(job), Ok(e)) => Answer { id: job.id, result: Some(e.think(&job)) },
-                        (Task::Think(job), Err(msg)) => Answer { id: job.id, result: Some(Err(msg.clone())) },
+                        (Task::Think(job), Err(e)) => Answer { id: job.id, result: Some(Err(e.clone())) },
                     };
                     if answer_tx.send(answer).is_err() {
                         break;
                     }
                 }
             })
-            .map_err(|e| format!("cannot start a search thread: {e}"))?;
+            .map_err(|e| ThinkError::Thread(Arc::new(e)))?;
         Ok(Worker { jobs, answers })
     }
 
@@ -460,7 +484,7 @@ impl Thinker {
                     self.worker = Some(w);
                     self.outstanding = Some(ready);
                 }
-                Err(msg) => return fallback(msg),
+                Err(e) => return fallback(e.to_string()),
             }
         }
         let id = self.take_id();
@@ -474,7 +498,7 @@ impl Thinker {
         self.outstanding = Some(id);
         match self.wait_for(id, deadline) {
             Waited::Got(Some(Ok(found))) => Some(found),
-            Waited::Got(Some(Err(msg))) => fallback(msg),
+            Waited::Got(Some(Err(e))) => fallback(e.to_string()),
             Waited::Got(None) => fallback("no answer".into()),
             Waited::Late => {
                 stop.store(true, Ordering::SeqCst);
@@ -491,7 +515,7 @@ mod tests {
 
     #[test]
     fn the_compiled_in_dial_loads() {
-        let dial = gobang_dial().expect("calibration/gobang.json is a valid calibration");
+        let dial = gobang_dial().expect("the compiled-in gobang calibration is valid");
         let (lo, hi) = dial.range();
         assert!(lo < hi);
         assert!(roster().kinds().iter().any(|k| k.0 == "elo:X"));

@@ -17,7 +17,9 @@
 //!    score beside the one the ratings predict;
 //! 3. a hidden player's rating recovered from its moves (`fit`);
 //! 4. `adaptive:target=0.5` against dial values across the range;
-//! 5. an MCTS player rated on the ladder (`rate`).
+//! 5. an MCTS player rated on the ladder (`rate`);
+//! 6. how the dial loses: each setting's move losses against a deeper
+//!    search (`losses`).
 
 use std::error::Error;
 use std::path::PathBuf;
@@ -33,6 +35,7 @@ use strength::pairing::PairOutcome;
 use tournament::calibrate::{CalibrateConfig, calibrate};
 use tournament::decisions::{GameRecord, Side, decisions_at_depth};
 use tournament::ladder_fit::ladder_table;
+use tournament::losses::{LossConfig, SearchTruth, loss_profiles, losses_table};
 use tournament::matches::AnySetup;
 use tournament::rate::{RateConfig, rate};
 use tournament::runner::RunObserver;
@@ -175,6 +178,19 @@ fn main() -> Result<(), Box<dyn Error>> {
     let games = if o.quick { 4 } else { 100 };
     let report = rate(&setup, &calibration, &specs, &RateConfig::new(o.seed, games, o.out.join("rate")), &Progress)?;
     println!("{}", report.ratings_table());
+
+    // 6. Loss profiles: self-play at dial values across the range, every
+    // move scored by a search two plies deeper than the deepest curve,
+    // values clamped to ±100 (the heuristic's range: a won end counts as
+    // that much); a move that gives away 30 (about two corners) or turns
+    // the judged outcome is a blunder.
+    let truth = SearchTruth::new(OthelloEval, 6, 100.0, 30.0)?.with_unit("OthelloEval units");
+    let games = if o.quick { 4 } else { 40 };
+    let config =
+        LossConfig { max_plies: Some(dial::MAX_PLIES), ..LossConfig::new(o.seed, games, o.out.join("losses")) };
+    let mut profiled = calibration.clone();
+    profiled.losses = loss_profiles(&dial::setup(), &calibration, &truth, &config, &Progress)?;
+    println!("{}", losses_table(&profiled));
     eprintln!("done in {:.0} s", started.elapsed().as_secs_f64());
     Ok(())
 }

@@ -18,8 +18,8 @@ use serde::de::DeserializeOwned;
 use tokio::sync::Semaphore;
 
 use crate::Config;
+use crate::catalog::{Catalog, GameInfo, side};
 use crate::error::ApiError;
-use crate::registry::{GameInfo, Registry, side};
 use crate::session::{Play, Setup, StateView};
 
 /// One session in the store.
@@ -40,7 +40,7 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// The server's state: the games, the sessions, the search workers.
 pub struct App {
     config: Config,
-    registry: Registry,
+    catalog: Catalog,
     sessions: Mutex<HashMap<String, Shared>>,
     counter: AtomicU64,
     salt: u64,
@@ -56,8 +56,8 @@ impl std::fmt::Debug for App {
 impl App {
     /// The server's state for `config`: loads every game's roster and the
     /// committed calibrations. Errors: an unreadable calibration.
-    pub fn new(config: Config) -> Result<Arc<Self>, String> {
-        let registry = Registry::load(config.max_nodes, config.max_ms)?;
+    pub fn new(config: Config) -> Result<Arc<Self>, registry::RegistryError> {
+        let catalog = Catalog::load(config.max_nodes, config.max_ms)?;
         let salt = splitmix64(
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
                 ^ u64::from(std::process::id()),
@@ -65,7 +65,7 @@ impl App {
         let workers = Arc::new(Semaphore::new(config.workers.max(1)));
         Ok(Arc::new(App {
             config,
-            registry,
+            catalog,
             sessions: Mutex::new(HashMap::new()),
             counter: AtomicU64::new(0),
             salt,
@@ -235,9 +235,9 @@ async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>
     };
     let opponent = match req.opponent {
         Some(o) => o,
-        None => app.registry.default_opponent(&req.game).unwrap_or_else(|| "random".into()),
+        None => app.catalog.default_opponent(&req.game).unwrap_or_else(|| "random".into()),
     };
-    let spec = app.registry.budgeted(&req.game, &opponent)?;
+    let spec = app.catalog.budgeted(&req.game, &opponent)?;
     let seed = req.seed.unwrap_or_else(|| app.next_seed());
     // A series: the previous game's learning opponent, if it had one.
     let carried = match &req.after {
@@ -258,7 +258,7 @@ async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>
     let permit = app.workers.clone().acquire_owned().await;
     let play = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        app2.registry.create(&game, setup)
+        app2.catalog.create(&game, setup)
     })
     .await
     .map_err(|_| ApiError::Unprocessable("the opponent could not be built".into()))??;
@@ -335,7 +335,7 @@ struct Info<'a> {
 async fn info(State(app): State<Arc<App>>) -> Response {
     let c = &app.config;
     Json(Info {
-        games: &app.registry.infos,
+        games: &app.catalog.infos,
         max_nodes: c.max_nodes,
         max_ms: c.max_ms,
         max_sessions: c.max_sessions,

@@ -3,7 +3,7 @@
 //! API it runs on (`cargo xtask play`; documented in `docs/play.md`).
 //!
 //! - The opponent is any agent spec of the game's roster, the one `cargo
-//!   xtask match` uses (`experiments::dial`): the strength dial `elo:X`,
+//!   xtask match` uses (the built-in games' `registry`): the strength dial `elo:X`,
 //!   `alphabeta:depth=D`, `boltzmann:...`, `rminimax:...`, `random`...
 //!   Every kind gets a budget: the searching kinds a node budget (`nodes=`,
 //!   [`Config::max_nodes`]), the Monte Carlo ones a time budget (`ms=`,
@@ -26,10 +26,11 @@
 //! ```
 
 mod api;
+mod catalog;
+pub mod cli;
 mod error;
 mod games;
 pub mod loadtest;
-mod registry;
 mod session;
 
 use std::net::SocketAddr;
@@ -37,9 +38,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use api::{App, router};
+pub use catalog::{GameInfo, Preset};
 pub use error::ApiError;
 pub use games::{Board, Input};
-pub use registry::{GameInfo, Preset};
 pub use session::{MoveProbability, Reply};
 
 /// The server's limits and seed.

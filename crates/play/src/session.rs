@@ -6,12 +6,12 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use experiments::dial::RosterMaker;
 use search_core::rng::{self, derive_seed};
 use search_core::{Agent, Game, Outcome, Player, RngExt, Status, Turn};
 use serde::Serialize;
 use strength::agents::BoxedAgent;
 use strength::spec::AgentSpec;
+use tournament::RosterMaker;
 
 use crate::api::lock;
 use crate::error::ApiError;

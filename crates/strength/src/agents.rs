@@ -63,7 +63,7 @@ use crate::dial::Dial;
 use crate::spec::{AgentSpec, SpecError, SpecReader};
 
 mod modelled;
-pub use modelled::{AdaptiveAgent, AdaptiveStep, MoveWatcher, OnlineAgent, SLIP, ThetaPosterior};
+pub use modelled::{AdaptiveAgent, AdaptiveError, AdaptiveStep, MoveWatcher, OnlineAgent, SLIP, ThetaPosterior};
 
 /// An agent chosen at run time. `Send`, so that games can run on worker
 /// threads.

@@ -4,7 +4,7 @@
 //! A [`Calibration`] (what the `tournament` crate's `calibrate` makes for
 //! any game, see [docs/your-game.md](https://github.com/game-search/backup-rules/blob/main/docs/your-game.md);
 //! the workspace's own games are calibrated by `cargo xtask calibrate GAME`,
-//! e.g. `calibration/connect4.json`) lists rungs: agent specs with their
+//! e.g. `crates/games-small/calibration/connect4.json` in the repository) lists rungs: agent specs with their
 //! fitted Elo ratings and 95% intervals. Rungs that differ only in θ form a
 //! *curve* (e.g. `boltzmann:depth=3,cap=400` at several θ, topped by
 //! `alphabeta:depth=3`, θ = +∞). [`Dial::setting`] finds, for a rating `X`,

@@ -173,7 +173,8 @@ impl LadderMatches {
 /// the [held-out check](held_out). Progress goes to `observer`.
 ///
 /// The calibration's loss profiles are left empty: they need a judge of
-/// the game's ground truth, which only the caller has.
+/// the game's ground truth, which only the caller has
+/// ([`loss_profiles`](crate::losses::loss_profiles) makes them).
 ///
 /// ```
 /// use std::sync::Arc;

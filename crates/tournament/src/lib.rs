@@ -17,10 +17,11 @@
 //! On top of matches, the strength dial of any game: a [`ladder`] of
 //! settings, [`calibrate`] (the ladder's ratings, checked on held-out
 //! matches: the [`Calibration`](strength::dial::Calibration) that gives
-//! `elo:X`), [`rate`] (any agent on a calibration's scale) and
-//! [`decisions`] (a record of moves to the decisions `strength::fit`
-//! fits). The walk-through, from `impl Game` to an opponent asked for by
-//! Elo, is [docs/your-game.md](https://github.com/game-search/backup-rules/blob/main/docs/your-game.md).
+//! `elo:X`), [`losses`] (how the dial's settings lose against a ground
+//! truth: their move losses and blunder rates), [`rate`] (any agent on a
+//! calibration's scale) and [`decisions`] (a record of moves to the
+//! decisions `strength::fit` fits). The walk-through, from `impl Game` to
+//! an opponent asked for by Elo, is [docs/your-game.md](https://github.com/game-search/backup-rules/blob/main/docs/your-game.md).
 //!
 //! Long runs keep their results in the [`store`]: each finished cell of
 //! games saved atomically with a checksum, tied to one master seed, so that
@@ -49,6 +50,7 @@ pub mod decisions;
 mod error;
 pub mod ladder;
 pub mod ladder_fit;
+pub mod losses;
 pub mod matches;
 mod openings;
 pub mod rate;

@@ -16,6 +16,11 @@ use crate::store::{Loaded, Row, RunKey, Scale};
 use crate::summary::MatchSummary;
 use crate::{Setup, TournamentError};
 
+/// A cell id that is not `pairs-LO-HI`: not a cell of a match.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bad cell {0}")]
+struct BadCell(String);
+
 /// A [`Setup`] of any game, as a match sees it: object-safe, so that an
 /// application picks the game at run time.
 pub trait AnySetup: Send + Sync {
@@ -166,11 +171,12 @@ impl MatchJob {
         format!("pairs-{lo:06}-{hi:06}")
     }
 
-    fn cell_range(cell: &str) -> Result<(usize, usize), CellError> {
-        let parts: Vec<&str> = cell.split('-').collect();
-        match parts.as_slice() {
-            ["pairs", lo, hi] => Ok((lo.parse()?, hi.parse()?)),
-            _ => Err(format!("bad cell {cell}").into()),
+    /// The pairs `lo..hi` of a cell named `pairs-LO-HI` ([`Self::cell_id`]).
+    fn cell_range(cell: &str) -> Result<(usize, usize), BadCell> {
+        let bad = || BadCell(cell.to_string());
+        match cell.split('-').collect::<Vec<_>>().as_slice() {
+            ["pairs", lo, hi] => Ok((lo.parse().map_err(|_| bad())?, hi.parse().map_err(|_| bad())?)),
+            _ => Err(bad()),
         }
     }
 

@@ -16,8 +16,9 @@ use crate::TournamentError;
 pub type RosterMaker<G> = Arc<dyn Fn() -> Roster<G> + Send + Sync>;
 
 /// Parses a position given as text (e.g. a FEN) into a game state: `None`
-/// when the text is not a position (then it is a move line).
-type PositionParser<G> = Arc<dyn Fn(&str) -> Option<Result<G, String>> + Send + Sync>;
+/// when the text is not a position (then it is a move line), else the
+/// position or a [`TournamentError::Opening`] saying why it is not valid.
+type PositionParser<G> = Arc<dyn Fn(&str) -> Option<Result<G, TournamentError>> + Send + Sync>;
 
 /// The balance test of a drawn opening.
 type BalanceTest<G> = Arc<dyn Fn(&G) -> bool + Send + Sync>;
@@ -169,12 +170,41 @@ impl<G: Game> Setup<G> {
     /// Openings may also be positions in the game's own notation: `parse`
     /// returns `None` for a text that is not one (a move line, then), else
     /// the position or why it is not valid (e.g. a FEN, told by its `/`).
+    /// The error is any error type (or a message: a `String` or a `&str`);
+    /// its text becomes the reason of the [`TournamentError::Opening`].
+    ///
+    /// ```
+    /// use games_small::{TicTacToe, TicTacToeEval};
+    /// use search_core::GameError;
+    /// use tournament::{Setup, TournamentError};
+    ///
+    /// // `!` starts a position of this game's own notation (here only the start).
+    /// let parse = |text: &str| {
+    ///     text.strip_prefix('!').map(|rest| match rest {
+    ///         "start" => Ok(TicTacToe::default()),
+    ///         other => Err(GameError::parse("position", other, 0, "only `start` is known")),
+    ///     })
+    /// };
+    /// let setup = Setup::standard("tictactoe", TicTacToe::default(), TicTacToeEval::default())
+    ///     .with_position_parser(parse);
+    /// assert_eq!(setup.parse_opening("!start")?, TicTacToe::default());
+    /// assert!(matches!(setup.parse_opening("!middle"), Err(TournamentError::Opening { .. })));
+    /// setup.parse_opening("b2")?; // a move line
+    /// # Ok::<(), TournamentError>(())
+    /// ```
     #[must_use]
-    pub fn with_position_parser(
+    pub fn with_position_parser<E>(
         mut self,
-        parse: impl Fn(&str) -> Option<Result<G, String>> + Send + Sync + 'static,
-    ) -> Self {
-        self.position = Some(Arc::new(parse));
+        parse: impl Fn(&str) -> Option<Result<G, E>> + Send + Sync + 'static,
+    ) -> Self
+    where
+        E: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        self.position = Some(Arc::new(move |text: &str| {
+            parse(text).map(|parsed| {
+                parsed.map_err(|e| TournamentError::Opening { opening: text.to_string(), reason: e.into().to_string() })
+            })
+        }));
         self
     }
 
@@ -224,7 +254,7 @@ impl<G: Game> Setup<G> {
     pub fn parse_opening(&self, text: &str) -> Result<G, TournamentError> {
         let bad = |reason: String| TournamentError::Opening { opening: text.to_string(), reason };
         if let Some(parsed) = self.position.as_ref().and_then(|parse| parse(text.trim())) {
-            return parsed.map_err(bad);
+            return parsed;
         }
         let mut g = self.start.clone();
         let mut legal = Vec::new();
@@ -306,4 +336,33 @@ fn level_within<G: Game, E: Evaluator<G>>(g: &G, eval: E, depth: u32, margin: f6
     let opts = Options::recommended::<G, Minimax, E>(&eval).with_table_mib(if G::HASHED { 1 } else { 0 });
     let Ok(mut search) = Search::new(Minimax, eval, opts) else { return false };
     search.run(g, &Limits::depth(depth)).ok().and_then(|r| r.value).is_some_and(|v| v.abs() <= margin)
+}
+
+#[cfg(test)]
+mod tests {
+    use games_small::{TicTacToe, TicTacToeEval};
+
+    use super::*;
+
+    /// A parser whose error is a message, as before errors were typed.
+    fn by_message(text: &str) -> Option<Result<TicTacToe, String>> {
+        text.starts_with('!').then(|| Err(format!("no position {text}")))
+    }
+
+    #[test]
+    fn a_position_parser_s_error_is_the_opening_s_reason() {
+        let setup = Setup::standard("tictactoe", TicTacToe::default(), TicTacToeEval::default())
+            .with_position_parser(by_message);
+        match setup.parse_opening(" !x ") {
+            Err(TournamentError::Opening { opening, reason }) => {
+                assert_eq!((opening.as_str(), reason.as_str()), ("!x", "no position !x"));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(setup.parse_opening("b2").is_ok());
+        let by_str = |text: &str| text.starts_with('!').then_some(Err::<TicTacToe, _>("not a position"));
+        let setup = setup.with_position_parser(by_str);
+        let e = setup.check_opening("!y").unwrap_err();
+        assert_eq!(e.to_string(), "opening \"!y\": not a position");
+    }
 }

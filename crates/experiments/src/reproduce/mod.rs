@@ -22,42 +22,19 @@
 
 mod experiments;
 mod output;
-pub(crate) mod plot;
-pub(crate) mod stats;
 pub(crate) mod verdict;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::Value;
-pub use tournament::runner::Shard;
-pub(crate) use tournament::runner::fnv;
-use tournament::runner::{self, CellError, Job, RunObserver, cell_path, foreign_cell};
-use tournament::store::{self, OutLock, StoreError};
-pub(crate) use tournament::store::{Loaded, Row, RunKey, Scale, write_atomic};
+pub use taskkit::Shard;
+pub(crate) use taskkit::{Loaded, Row, RunConfig, RunKey, Scale, open_out, plot, row, run_jobs, stats, write_atomic};
+use tournament::runner::{self, CellError, Job, cell_path, foreign_cell};
+use tournament::store;
 
 use crate::TaskResult;
-
-/// Opens `out` for a run of `key` (the cell store's [`store::open_out`]),
-/// printing the store's warning where the directory cannot be locked.
-pub(crate) fn open_out(out: &Path, key: RunKey, names: &[String], shards: &[String]) -> Result<OutLock, StoreError> {
-    let lock = store::open_out(out, key, names, shards)?;
-    if let Some(warning) = lock.warning() {
-        eprintln!("warning: {warning}");
-    }
-    Ok(lock)
-}
-
-/// Builds a [`Row`] from `key => value` pairs.
-macro_rules! row {
-    ($($key:expr => $value:expr),* $(,)?) => {{
-        let mut r = $crate::reproduce::Row::new();
-        $( r.insert($key.to_string(), serde_json::json!($value)); )*
-        r
-    }};
-}
-pub(crate) use row;
+use taskkit::threads::parse_threads;
 
 /// What an experiment produces from all its cells.
 pub(crate) struct Finished {
@@ -117,25 +94,33 @@ pub(crate) trait Experiment: Sync {
 pub const DEFAULT_SEED: u64 = 2013;
 
 /// Arguments of `cargo xtask reproduce`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// Experiments to run (default: all); or `merge DIR...` to combine shard
     /// outputs into `--out`.
     pub names: Vec<String>,
     /// A scaled-down run for CI (under two minutes).
+    #[arg(long, conflicts_with = "full")]
     pub quick: bool,
     /// The papers' own scale where feasible (hours; says how long first).
+    #[arg(long)]
     pub full: bool,
     /// List the experiments and exit.
+    #[arg(long)]
     pub list: bool,
-    /// Master seed (default [`DEFAULT_SEED`]; a merge takes the shards'
-    /// seed, and refuses a different one).
+    /// Master seed [default: 2013]. `merge` takes the shards' seed and scale
+    /// from their manifests (and refuses a different --seed, --quick or --full).
+    #[arg(long)]
     pub seed: Option<u64>,
     /// Output directory.
+    #[arg(long, default_value = "reproduce-out")]
     pub out: PathBuf,
-    /// Worker threads (default: all cores). Results do not depend on it.
+    /// Worker threads, 1 to 4 per available core (default: one per core).
+    /// Results do not depend on it.
+    #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// Run only a deterministic share `I/N` of the cells.
+    #[arg(long)]
     pub shard: Option<Shard>,
 }
 
@@ -189,16 +174,6 @@ pub fn run(args: Args) -> TaskResult {
     finish_all(&all, key, &args.out, &names, &if args.shard.is_some() { Origin::Shard } else { Origin::Run })
 }
 
-/// Where and how cells run: the run they belong to, the output directory
-/// and the share of the cells.
-pub(crate) struct RunConfig {
-    /// The command, for messages (`reproduce`, `match`, `calibrate`).
-    pub(crate) label: &'static str,
-    pub(crate) key: RunKey,
-    pub(crate) out: PathBuf,
-    pub(crate) shard: Option<Shard>,
-}
-
 /// An [`Experiment`] as the cell runner sees it.
 struct AsJob<'a>(&'a dyn Experiment);
 
@@ -231,65 +206,6 @@ pub(crate) fn load_cell(dir: &Path, e: &dyn Experiment, key: RunKey, params: &Va
     runner::load_cell(dir, &AsJob(e), key, params, cell)
 }
 
-/// The progress bar and the notes of a run on the terminal (cleared when
-/// dropped).
-pub(crate) struct Terminal {
-    label: &'static str,
-    key: RunKey,
-    shard: Option<Shard>,
-    bar: ProgressBar,
-}
-
-impl Terminal {
-    /// The terminal of a run of `config`.
-    pub(crate) fn new(config: &RunConfig) -> Self {
-        let bar = ProgressBar::new(0);
-        bar.set_style(
-            ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} cells, eta {eta} {msg}")
-                .expect("static template")
-                .progress_chars("=> "),
-        );
-        Terminal { label: config.label, key: config.key, shard: config.shard, bar }
-    }
-}
-
-impl Drop for Terminal {
-    fn drop(&mut self) {
-        self.bar.finish_and_clear();
-    }
-}
-
-impl RunObserver for Terminal {
-    fn planned(&self, to_run: usize, total: usize) {
-        self.bar.suspend(|| {
-            eprintln!(
-                "{}: {} scale, seed {}, {to_run} cells to run ({total} in all{})",
-                self.label,
-                self.key.scale.name(),
-                self.key.seed,
-                self.shard.map_or(String::new(), |s| format!(", shard {s}"))
-            )
-        });
-        self.bar.set_length(to_run as u64);
-        self.bar.set_position(0);
-    }
-    fn note(&self, text: &str) {
-        self.bar.suspend(|| eprintln!("{}: {text}", self.label));
-    }
-    fn recomputing(&self, path: &Path, why: &str, moved_to: Option<&Path>) {
-        match moved_to {
-            Some(aside) => {
-                eprintln!("warning: {}: {why}; moved aside to {}, recomputing it", path.display(), aside.display())
-            }
-            None => eprintln!("note: {}: {why}; recomputing it", path.display()),
-        }
-    }
-    fn cell_finished(&self, job: &str, cell: &str, summary: Option<&str>) {
-        self.bar.inc(1);
-        self.bar.set_message(summary.map_or_else(|| format!("{job}/{cell}"), str::to_string));
-    }
-}
-
 /// Runs every cell of the experiments `selected` (this shard's share) that
 /// `config.out` does not already hold intact; see [`run_jobs`].
 pub(crate) fn run_cells(selected: &[&dyn Experiment], config: &RunConfig) -> TaskResult {
@@ -308,15 +224,6 @@ pub(crate) fn run_cells(selected: &[&dyn Experiment], config: &RunConfig) -> Tas
     let jobs: Vec<AsJob<'_>> = selected.iter().map(|e| AsJob(*e)).collect();
     let jobs: Vec<&dyn Job> = jobs.iter().map(|j| j as &dyn Job).collect();
     run_jobs(&jobs, config)
-}
-
-/// Runs every cell of `jobs` (this shard's share) that `config.out` does
-/// not already hold intact, in parallel, saving each as it finishes (the
-/// library's [`runner::run_cells`], with a progress bar).
-pub(crate) fn run_jobs(jobs: &[&dyn Job], config: &RunConfig) -> TaskResult {
-    let terminal = Terminal::new(config);
-    let library = runner::RunConfig { key: config.key, out: config.out.clone(), shard: config.shard };
-    Ok(runner::run_cells(jobs, &library, &terminal)?)
 }
 
 /// The run the shard directories hold (from their manifests), the

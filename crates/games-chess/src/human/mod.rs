@@ -12,8 +12,8 @@
 //!   as an input (every weight has a rating interaction), fitted by
 //!   maximum likelihood (Newton's method, L2 penalty).
 //! * [`HumanModel`]: fitted weights with their provenance, as saved in
-//!   `calibration/human-chess.json` (the crate embeds a copy:
-//!   [`HumanModel::embedded`]).
+//!   this crate's `calibration/human-chess.json`, embedded
+//!   ([`HumanModel::embedded`]).
 //! * [`HumanAgent`]: plays like a player of rating `X`: samples a move from
 //!   the model (`pick=sample`) or plays its most likely move (`pick=mode`);
 //!   [`HumanAgents`] builds it from the spec `human:X[,pick=sample|mode]`.
@@ -55,8 +55,8 @@ pub use features::{
 };
 pub use model::{Decisions, FitResult, Mask, RATING_CENTER, RATING_SCALE, fit, loglik, rating_z, softmax, utilities};
 
-/// The fitted model as the crate embeds it (a copy of
-/// `calibration/human-chess.json`, which `cargo xtask human train` writes).
+/// The fitted model as the crate embeds it: this crate's
+/// `calibration/human-chess.json`, which `cargo xtask human train` writes.
 pub const MODEL_JSON: &str = include_str!("../../calibration/human-chess.json");
 
 /// The lowest and highest rating a human agent accepts (the corpus spans
@@ -160,14 +160,29 @@ impl Pick {
 }
 
 impl std::str::FromStr for Pick {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Pick, String> {
+    type Err = PickError;
+    fn from_str(s: &str) -> Result<Pick, PickError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "sample" => Ok(Pick::Sample),
             "mode" => Ok(Pick::Mode),
-            _ => Err(format!("pick must be sample or mode, got {s:?}")),
+            _ => Err(PickError { input: GameError::shorten(s) }),
         }
     }
+}
+
+/// A [`Pick`] that is neither `sample` nor `mode` (case-insensitive).
+///
+/// ```
+/// use games_chess::human::Pick;
+/// assert_eq!("Mode".parse::<Pick>(), Ok(Pick::Mode));
+/// let e = "best".parse::<Pick>().unwrap_err();
+/// assert_eq!(e.to_string(), "pick must be sample or mode, got \"best\"");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("pick must be sample or mode, got {input:?}")]
+pub struct PickError {
+    /// The text as given ([shortened](GameError::shorten)).
+    pub input: String,
 }
 
 /// Legal moves, their probabilities and their searched values.
@@ -245,7 +260,7 @@ impl AgentFactory<ChessGame> for HumanAgents {
         let mut r = spec.reader();
         let rating: f64 = r.argument("rating")?;
         let pick = match r.take::<String>("pick")? {
-            Some(p) => p.parse::<Pick>().map_err(|e| SpecError::new(spec, e))?,
+            Some(p) => p.parse::<Pick>().map_err(|e| SpecError::new(spec, e.to_string()))?,
             None => Pick::Sample,
         };
         r.finish(&["pick"])?;

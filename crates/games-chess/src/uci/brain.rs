@@ -394,17 +394,20 @@ impl Brain {
     }
 
     /// Plays the human model's move at `root` (`HumanElo`), or says why not.
-    fn human_move(&mut self, root: &ChessGame) -> Result<(Move, u32), String> {
+    fn human_move(&mut self, root: &ChessGame) -> Result<(Move, u32), HumanMoveError> {
         use search_core::Agent as _;
-        if self.human.is_none() {
-            let model = crate::human::HumanModel::embedded().map_err(|e| e.to_string())?;
-            let elo = f64::from(self.settings.human_elo);
-            self.human =
-                Some(crate::human::HumanAgent::new(model, elo, self.settings.human_pick).map_err(|e| e.to_string())?);
-        }
+        let mut agent = match self.human.take() {
+            Some(agent) => agent,
+            None => {
+                let model = crate::human::HumanModel::embedded()?;
+                let elo = f64::from(self.settings.human_elo);
+                crate::human::HumanAgent::new(model, elo, self.settings.human_pick)?
+            }
+        };
+        let chosen = agent.choose(root, &mut self.rng);
+        self.human = Some(agent);
         let depth = crate::human::HumanModel::embedded().map_or(0, |m| m.depth);
-        let agent = self.human.as_mut().ok_or("no human model")?;
-        agent.choose(root, &mut self.rng).map(|mv| (mv, depth)).map_err(|e| e.to_string())
+        Ok((chosen?, depth))
     }
 
     /// Turns `UCI_LimitStrength` on or off (no search is touched).
@@ -486,7 +489,7 @@ impl Brain {
         }
         if self.settings.limit_strength {
             match setting_at(self.settings.elo).and_then(|(spec, setting)| {
-                self.strength_search(&setting).map_err(|e| e.to_string())?;
+                self.strength_search(&setting)?;
                 Ok((spec, setting))
             }) {
                 Ok((spec, setting)) => {
@@ -895,6 +898,18 @@ fn report_value(backup: BackupKind, theta: f64, value: f64, depth: u32) -> (Opti
             )),
         ),
     }
+}
+
+/// Why the human model has no move (`HumanElo`): the engine then plays at
+/// full strength and says why in an `info string`.
+#[derive(Debug, thiserror::Error)]
+enum HumanMoveError {
+    /// The embedded model is unusable, or the rating is outside its range.
+    #[error(transparent)]
+    Model(#[from] crate::human::ModelError),
+    /// The model's value search failed.
+    #[error(transparent)]
+    Game(#[from] search_core::GameError),
 }
 
 /// The reply to ponder on: the second move of `pv` when `chosen` is its

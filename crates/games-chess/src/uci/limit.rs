@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 use search_core::backup::Minimax;
 use search_core::policy::Softmax;
 use search_core::search::{Limits, Options, Search};
-use search_core::{Game, rng};
+use search_core::{Game, ParamError, rng};
 use shakmaty::{Color, Position};
 use strength::dial::{Calibration, Dial, DialError};
 use strength::spec::{AgentSpec, SpecError};
@@ -47,17 +47,43 @@ pub const STRENGTH_TABLE_MIB: usize = 16;
 /// random play).
 pub const PREFERRED_DEFAULT_ELO: i64 = 1500;
 
-/// The dial over [`CALIBRATION_JSON`], parsed once; the error says why the
-/// calibration is unusable (then the engine does not offer the options).
-pub fn strength_dial() -> Result<&'static Dial, &'static str> {
-    static DIAL: OnceLock<Result<Dial, String>> = OnceLock::new();
-    DIAL.get_or_init(|| {
-        Calibration::from_json(CALIBRATION_JSON)
-            .and_then(Dial::new)
-            .map_err(|e| format!("the embedded chess calibration is unusable: {e}"))
-    })
-    .as_ref()
-    .map_err(String::as_str)
+/// Why the engine cannot play a strength setting (`UCI_LimitStrength`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StrengthError {
+    /// The embedded calibration ([`CALIBRATION_JSON`]) does not parse or
+    /// does not make a dial (then the engine does not offer the options).
+    #[error("the embedded chess calibration is unusable: {0}")]
+    Calibration(#[source] DialError),
+    /// The dial has no `UCI_Elo` range.
+    #[error("no UCI_Elo range")]
+    NoRange,
+    /// The dial has no setting at the rating asked for.
+    #[error(transparent)]
+    Setting(DialError),
+    /// The dial's setting is not one the engine plays.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// The setting's search cannot be built.
+    #[error(transparent)]
+    Search(#[from] ParamError),
+}
+
+/// The dial over [`CALIBRATION_JSON`], parsed once; the error
+/// ([`StrengthError::Calibration`]) says why the calibration is unusable
+/// (then the engine does not offer the options).
+///
+/// ```
+/// let dial = games_chess::uci::strength_dial()?;
+/// let (lo, hi) = dial.range();
+/// assert!(lo < hi);
+/// # Ok::<(), games_chess::uci::StrengthError>(())
+/// ```
+pub fn strength_dial() -> Result<&'static Dial, StrengthError> {
+    static DIAL: OnceLock<Result<Dial, DialError>> = OnceLock::new();
+    DIAL.get_or_init(|| Calibration::from_json(CALIBRATION_JSON).and_then(Dial::new))
+        .as_ref()
+        .map_err(|e| StrengthError::Calibration(e.clone()))
 }
 
 /// The values `UCI_Elo` takes: the dial's range rounded inwards, and the
@@ -209,10 +235,10 @@ impl StrengthSetting {
 /// whole numbers): `UCI_Elo` at its maximum plays the dial's top setting
 /// (usually `alphabeta:depth=D`), at its minimum the bottom one (`random`);
 /// values outside are clamped.
-pub fn setting_at(elo: i64) -> Result<(AgentSpec, StrengthSetting), String> {
+pub fn setting_at(elo: i64) -> Result<(AgentSpec, StrengthSetting), StrengthError> {
     let dial = strength_dial()?;
     let (lo, hi) = dial.range();
-    let range = elo_range().ok_or("no UCI_Elo range")?;
+    let range = elo_range().ok_or(StrengthError::NoRange)?;
     let rating = if elo >= range.max {
         hi
     } else if elo <= range.min {
@@ -220,8 +246,8 @@ pub fn setting_at(elo: i64) -> Result<(AgentSpec, StrengthSetting), String> {
     } else {
         (elo as f64).clamp(lo, hi)
     };
-    let spec = dial.setting(rating).map_err(|e: DialError| e.to_string())?;
-    let setting = StrengthSetting::from_spec(&spec).map_err(|e| e.to_string())?;
+    let spec = dial.setting(rating).map_err(StrengthError::Setting)?;
+    let setting = StrengthSetting::from_spec(&spec)?;
     Ok((spec, setting))
 }
 

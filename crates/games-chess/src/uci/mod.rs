@@ -83,8 +83,8 @@ pub use command::{Command, GoParams, ParseError, PositionBase, parse_command};
 pub use engine::{ENGINE_NAME, Engine, Flow, MAX_LINE_BYTES, run};
 pub use error::UciError;
 pub use limit::{
-    CALIBRATION_JSON, EloRange, PREFERRED_DEFAULT_ELO, STRENGTH_TABLE_MIB, StrengthSetting, elo_range, move_seed,
-    setting_at, strength_dial,
+    CALIBRATION_JSON, EloRange, PREFERRED_DEFAULT_ELO, STRENGTH_TABLE_MIB, StrengthError, StrengthSetting, elo_range,
+    move_seed, setting_at, strength_dial,
 };
 pub use options::{MAX_HASH_MIB, MAX_SEED, MAX_THREADS};
 pub use output::{Iteration, Score, mate_or_cp, uci_move};

@@ -113,30 +113,32 @@ pub(super) fn parse_option(
     let need = || value.ok_or_else(|| bad("needs `value …`".to_string()));
     let calibrated = || {
         elo_range().ok_or_else(|| {
-            bad(super::limit::strength_dial().err().unwrap_or("no calibration of chess is embedded").to_string())
+            bad(super::limit::strength_dial()
+                .err()
+                .map_or_else(|| "no calibration of chess is embedded".to_string(), |e| e.to_string()))
         })
     };
     let mut note = None;
     let change = match key.as_str() {
         "hash" => {
-            let mib = parse_spin(need()?, 1, MAX_HASH_MIB as u64).map_err(bad)? as usize;
+            let mib = parse_spin(need()?, 1, MAX_HASH_MIB as u64).map_err(|e| bad(e.to_string()))? as usize;
             (mib != current.hash_mib).then_some(OptionChange::Hash(mib))
         }
         "seed" => {
-            let seed = parse_spin(need()?, 0, MAX_SEED).map_err(bad)?;
+            let seed = parse_spin(need()?, 0, MAX_SEED).map_err(|e| bad(e.to_string()))?;
             (seed != current.seed).then_some(OptionChange::Seed(seed))
         }
         "threads" => {
-            let n = parse_spin(need()?, 1, MAX_THREADS as u64).map_err(bad)? as usize;
+            let n = parse_spin(need()?, 1, MAX_THREADS as u64).map_err(|e| bad(e.to_string()))? as usize;
             (n != current.threads).then_some(OptionChange::Threads(n))
         }
         "ponder" => {
-            parse_check(need()?).map_err(bad)?;
+            parse_check(need()?).map_err(|e| bad(e.to_string()))?;
             None
         }
         "uci_limitstrength" => {
             calibrated()?;
-            let on = parse_check(need()?).map_err(bad)?;
+            let on = parse_check(need()?).map_err(|e| bad(e.to_string()))?;
             (on != current.limit_strength).then_some(OptionChange::LimitStrength(on))
         }
         "uci_elo" => {
@@ -168,7 +170,7 @@ pub(super) fn parse_option(
         "humanelo" => {
             let (lo, hi) = crate::human::RATING_RANGE;
             let v = need()?;
-            let elo = parse_spin(v, 0, hi as u64).map_err(bad)? as u32;
+            let elo = parse_spin(v, 0, hi as u64).map_err(|e| bad(e.to_string()))? as u32;
             if elo != 0 && f64::from(elo) < lo {
                 return Err(bad(format!("expected 0 (off) or a rating from {lo} to {hi}, got {elo}")));
             }
@@ -178,34 +180,52 @@ pub(super) fn parse_option(
             (elo != current.human_elo).then_some(OptionChange::HumanElo(elo))
         }
         "humanpick" => {
-            let pick: crate::human::Pick = need()?.parse().map_err(bad)?;
+            let pick = need()?.parse::<crate::human::Pick>().map_err(|e| bad(e.to_string()))?;
             (pick != current.human_pick).then_some(OptionChange::HumanPick(pick))
         }
         "clear hash" => Some(OptionChange::ClearHash),
         "tablebasepath" => Some(OptionChange::TablebasePath(path_value(value))),
         "bookfile" => Some(OptionChange::BookFile(path_value(value))),
-        "ownbook" => Some(OptionChange::OwnBook(parse_check(need()?).map_err(bad)?)),
+        "ownbook" => Some(OptionChange::OwnBook(parse_check(need()?).map_err(|e| bad(e.to_string()))?)),
         _ => return Err(bad("unknown option".to_string())),
     };
     Ok((change.unwrap_or(OptionChange::Nothing), note))
 }
 
+/// Why an option's value is refused (the reason of a [`UciError::Option`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum ValueError {
+    /// A `check` value that is not `true` or `false`.
+    #[error("expected true or false, got {0:?}")]
+    Check(String),
+    /// A `spin` value that is not an integer within `min..=max`.
+    #[error("expected an integer from {min} to {max}, got {got:?}")]
+    Spin {
+        /// The option's minimum.
+        min: u64,
+        /// Its maximum.
+        max: u64,
+        /// The value as sent (shortened).
+        got: String,
+    },
+}
+
 /// Parses a `check` value: `true` or `false`, case-insensitive.
-fn parse_check(text: &str) -> Result<bool, String> {
+fn parse_check(text: &str) -> Result<bool, ValueError> {
     match text.to_ascii_lowercase().as_str() {
         "true" => Ok(true),
         "false" => Ok(false),
-        _ => Err(format!("expected true or false, got {:?}", GameError::shorten(text))),
+        _ => Err(ValueError::Check(GameError::shorten(text))),
     }
 }
 
 /// Parses a `spin` value within `min..=max`. Out-of-range values are
 /// refused, not clamped (Stockfish ignores them; the engine says why);
 /// `UCI_Elo` alone is clamped (see [`parse_option`]).
-fn parse_spin(text: &str, min: u64, max: u64) -> Result<u64, String> {
+fn parse_spin(text: &str, min: u64, max: u64) -> Result<u64, ValueError> {
     match text.parse::<u64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(format!("expected an integer from {min} to {max}, got {:?}", GameError::shorten(text))),
+        _ => Err(ValueError::Spin { min, max, got: GameError::shorten(text) }),
     }
 }
 

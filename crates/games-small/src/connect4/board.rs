@@ -14,6 +14,32 @@ pub type Column = u8;
 /// The characters naming columns 1, 2, … (32 is the widest possible board).
 const COLUMN_CHARS: &[u8; 32] = b"123456789abcdefghijklmnopqrstuvw";
 
+/// Why a character does not name a column of the board (the reason of a
+/// [`GameError::Parse`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ColumnError {
+    /// A column character beyond the board's width.
+    OffBoard {
+        /// The character.
+        ch: char,
+        /// The board's width.
+        width: usize,
+    },
+    /// Not a column character at all.
+    NotAColumn(char),
+}
+
+impl fmt::Display for ColumnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ColumnError::OffBoard { ch, width } => write!(f, "no column {ch} on a board {width} wide"),
+            ColumnError::NotAColumn(ch) => write!(f, "{ch:?} is not a column digit"),
+        }
+    }
+}
+
+impl std::error::Error for ColumnError {}
+
 /// `x << n`, or 0 if `n ≥ 64`.
 #[inline(always)]
 pub(super) fn shl(x: u64, n: u32) -> u64 {
@@ -108,18 +134,18 @@ impl Connect4 {
             if ch.is_whitespace() {
                 continue;
             }
-            let col = self.parse_column(ch).map_err(|reason| GameError::parse("position", moves, i, reason))?;
+            let col = self.parse_column(ch).map_err(|e| GameError::parse("position", moves, i, e.to_string()))?;
             self.try_play(col)?;
         }
         Ok(())
     }
 
-    fn parse_column(&self, ch: char) -> Result<Column, String> {
+    fn parse_column(&self, ch: char) -> Result<Column, ColumnError> {
         let lower = ch.to_ascii_lowercase();
         match COLUMN_CHARS.iter().position(|&c| char::from(c) == lower) {
             Some(i) if i < self.width() => Ok(i as Column),
-            Some(_) => Err(format!("no column {ch} on a board {} wide", self.width())),
-            None => Err(format!("{ch:?} is not a column digit")),
+            Some(_) => Err(ColumnError::OffBoard { ch, width: self.width() }),
+            None => Err(ColumnError::NotAColumn(ch)),
         }
     }
 
@@ -464,7 +490,7 @@ impl Game for Connect4 {
     fn parse_move(&self, text: &str) -> Result<Column, GameError> {
         let mut chars = text.chars();
         match (chars.next(), chars.next()) {
-            (Some(ch), None) => self.parse_column(ch).map_err(|reason| GameError::parse("move", text, 0, reason)),
+            (Some(ch), None) => self.parse_column(ch).map_err(|e| GameError::parse("move", text, 0, e.to_string())),
             _ => Err(GameError::parse("move", text, 0, "expected one column character")),
         }
     }

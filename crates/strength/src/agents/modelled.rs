@@ -17,7 +17,7 @@ use search_core::search::{Limits, Options, Search};
 use search_core::{Agent, Choice, Evaluator, Game, GameError, ParamError, Status, Turn};
 
 use super::{AgentFactory, BoxedAgent, StandardAgents};
-use crate::dial::Dial;
+use crate::dial::{Dial, DialError};
 use crate::spec::{AgentSpec, SpecError, SpecReader};
 
 /// The slip rate of the likelihood: a move is explained by the Boltzmann
@@ -674,6 +674,37 @@ impl<G: Game, E: Evaluator<G>> std::fmt::Debug for AdaptiveAgent<G, E> {
     }
 }
 
+/// Why an [`AdaptiveAgent`] cannot be built, or cannot change the setting
+/// it plays.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AdaptiveError {
+    /// The target score is not within `(0, 1)`.
+    #[error("target must be within (0, 1), got {0}")]
+    Target(f64),
+    /// The factory has no dial (the game is not calibrated).
+    #[error("adaptive needs a calibrated game (a dial)")]
+    NoDial,
+    /// The dial has no capped Boltzmann curve to observe through.
+    #[error("the dial has no capped boltzmann curve")]
+    NoCurve,
+    /// The dial has no Boltzmann curve at the depth asked for.
+    #[error("the dial has no boltzmann curve at depth {0}")]
+    NoCurveAtDepth(u32),
+    /// A prior or a value search could not be built.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// The dial has no setting at the rating to play.
+    #[error(transparent)]
+    Dial(#[from] DialError),
+    /// The dial's setting could not be built.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// The dial's setting is not a kind the factory builds.
+    #[error("the dial's setting {0} is not a standard kind")]
+    NotStandard(AgentSpec),
+}
+
 /// Damping: at most this fraction of the way to the aim per observed move.
 const STEP: f64 = 0.2;
 /// Observed moves at which the damping reaches half of [`STEP`].
@@ -695,11 +726,13 @@ where
     /// explains the moves. A [partial](crate::dial::Calibration::partial_curves)
     /// curve is observed through with a prior from its weakest rung's θ up
     /// ([`ThetaPosterior::with_floor`]), as it rates no weaker θ.
-    pub fn new(factory: StandardAgents<E>, target: f64, depth: Option<u32>) -> Result<Self, String> {
+    ///
+    /// Errors: see [`AdaptiveError`].
+    pub fn new(factory: StandardAgents<E>, target: f64, depth: Option<u32>) -> Result<Self, AdaptiveError> {
         if !(target > 0.0 && target < 1.0) {
-            return Err(format!("target must be within (0, 1), got {target}"));
+            return Err(AdaptiveError::Target(target));
         }
-        let dial = factory.dial.clone().ok_or("adaptive needs a calibrated game (a dial)")?;
+        let dial = factory.dial.clone().ok_or(AdaptiveError::NoDial)?;
         let found = boltzmann_curves(&dial, depth)?;
         let models = found
             .iter()
@@ -711,9 +744,8 @@ where
                 };
                 Ok((c.depth, prior))
             })
-            .collect::<Result<Vec<_>, ParamError>>()
-            .map_err(|e| e.to_string())?;
-        let learner = ThetaLearner::new(&factory.eval, models, factory.table_mib).map_err(|e| e.to_string())?;
+            .collect::<Result<Vec<_>, ParamError>>()?;
+        let learner = ThetaLearner::new(&factory.eval, models, factory.table_mib)?;
         let name = match depth {
             Some(d) => format!("adaptive:target={target},depth={d}"),
             None => format!("adaptive:target={target}"),
@@ -825,7 +857,7 @@ where
 
     /// After an observed move: the new estimate, the aim, one damped step
     /// towards it, and a rebuild if the rating moved far enough.
-    fn adapt(&mut self) -> Result<(), String> {
+    fn adapt(&mut self) -> Result<(), AdaptiveError> {
         let opp = self.opponent_elo();
         let aim = self.aim(opp);
         let observations = self.posterior().observations();
@@ -838,16 +870,17 @@ where
         Ok(())
     }
 
-    fn rebuild(&mut self) -> Result<(), String> {
+    /// Builds the dial's agent at the rating it plays now, on the curve to
+    /// play.
+    fn rebuild(&mut self) -> Result<(), AdaptiveError> {
         let curve = self.curve_to_play();
         let setting = match curve {
             Some(i) => self.dial.setting_on(&self.curves[i], self.own),
             None => self.dial.setting(self.own),
-        }
-        .map_err(|e| e.to_string())?;
-        let agent = AgentFactory::<G>::build(&self.factory, &setting)
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| format!("the dial's setting {setting} is not a standard kind"))?;
+        }?;
+        let Some(agent) = AgentFactory::<G>::build(&self.factory, &setting)? else {
+            return Err(AdaptiveError::NotStandard(setting));
+        };
         self.inner = agent;
         self.built_at = self.own;
         self.built_on = curve;
@@ -875,7 +908,7 @@ where
     /// learn from the opponent's last move are not counted.
     fn choose_explained(&mut self, state: &G, rng: &mut dyn rand::RngCore) -> Result<Choice<G::Move>, GameError> {
         if self.learner.observe(state)? {
-            self.adapt().map_err(|e| ParamError::new("adaptive", e))?;
+            self.adapt().map_err(|e| ParamError::new("adaptive", e.to_string()))?;
         }
         let choice = self.inner.choose_explained(state, rng)?;
         self.learner.played(state, choice.mv);
@@ -913,7 +946,7 @@ struct ObservedCurve {
 
 /// The dial's curves `boltzmann:depth=D,cap=C` (or `softcap=C`), shallowest
 /// first: the one at `depth`, or all of them.
-fn boltzmann_curves(dial: &Dial, depth: Option<u32>) -> Result<Vec<ObservedCurve>, String> {
+fn boltzmann_curves(dial: &Dial, depth: Option<u32>) -> Result<Vec<ObservedCurve>, AdaptiveError> {
     let mut found: Vec<ObservedCurve> = Vec::new();
     for r in &dial.calibration().rungs {
         let Some(name) = &r.curve else { continue };
@@ -933,13 +966,9 @@ fn boltzmann_curves(dial: &Dial, depth: Option<u32>) -> Result<Vec<ObservedCurve
     }
     found.sort_by_key(|f| f.depth);
     match depth {
-        None if found.is_empty() => Err("the dial has no capped boltzmann curve".to_string()),
+        None if found.is_empty() => Err(AdaptiveError::NoCurve),
         None => Ok(found),
-        Some(d) => found
-            .into_iter()
-            .find(|f| f.depth == d)
-            .map(|f| vec![f])
-            .ok_or_else(|| format!("the dial has no boltzmann curve at depth {d}")),
+        Some(d) => found.into_iter().find(|f| f.depth == d).map(|f| vec![f]).ok_or(AdaptiveError::NoCurveAtDepth(d)),
     }
 }
 

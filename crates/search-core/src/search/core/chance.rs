@@ -30,8 +30,9 @@ impl<G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'_, G, R
         let mut probs = take(&mut self.plies[p].probs);
         probs.clear();
         state.chance_probabilities(moves, &mut probs);
-        if let Err(reason) = check_distribution(&probs, moves.len()) {
-            self.fail(GameError::InvalidChance { state: GameError::shorten(&format!("{state:?}")), reason });
+        if let Err(e) = check_distribution(&probs, moves.len()) {
+            let state = GameError::shorten(&format!("{state:?}"));
+            self.fail(GameError::InvalidChance { state, reason: e.to_string() });
             self.plies[p].probs = probs;
             return None;
         }
@@ -231,21 +232,41 @@ impl<G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'_, G, R
     }
 }
 
+/// Why chance probabilities are not a distribution over a node's outcomes
+/// (the reason of a [`GameError::InvalidChance`]).
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+enum DistributionError {
+    /// Not one probability per outcome.
+    #[error("{probabilities} probabilities for {outcomes} outcomes")]
+    Count {
+        /// Probabilities given.
+        probabilities: usize,
+        /// Outcomes of the node.
+        outcomes: usize,
+    },
+    /// A probability that is NaN or outside `[0, 1]`.
+    #[error("probability {0} is not within [0, 1]")]
+    OutOfRange(f64),
+    /// Probabilities whose sum is not one (within the tolerance).
+    #[error("probabilities sum to {0}, not 1")]
+    Sum(f64),
+}
+
 /// Checks chance probabilities: one per outcome, each finite and within
 /// `[0, 1]`, summing to one within [`PROBABILITY_TOLERANCE`].
-fn check_distribution(probs: &[f64], outcomes: usize) -> Result<(), String> {
+fn check_distribution(probs: &[f64], outcomes: usize) -> Result<(), DistributionError> {
     if probs.len() != outcomes {
-        return Err(format!("{} probabilities for {outcomes} outcomes", probs.len()));
+        return Err(DistributionError::Count { probabilities: probs.len(), outcomes });
     }
     let mut sum = 0.0;
     for &p in probs {
         if !(0.0..=1.0).contains(&p) {
-            return Err(format!("probability {p} is not within [0, 1]"));
+            return Err(DistributionError::OutOfRange(p));
         }
         sum += p;
     }
     if (sum - 1.0).abs() > PROBABILITY_TOLERANCE * (outcomes.max(1) as f64) {
-        return Err(format!("probabilities sum to {sum}, not 1"));
+        return Err(DistributionError::Sum(sum));
     }
     Ok(())
 }

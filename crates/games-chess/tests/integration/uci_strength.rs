@@ -1,0 +1,316 @@
+//! `UCI_LimitStrength` and `UCI_Elo`: the options as a GUI sees them, and
+//! the moves the engine plays under them, checked against the `strength`
+//! crate's own agents for the dial's settings.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use games_chess::shakmaty::{CastlingMode, Move};
+use games_chess::uci::{Engine, StrengthSetting, elo_range, move_seed, setting_at};
+use games_chess::{ChessEval, ChessGame};
+use search_core::backup::Minimax;
+use search_core::search::{Limits, Options, Search};
+use search_core::{Agent, Game, RngExt, Status, rng};
+use strength::agents::{Roster, StandardAgents};
+use strength::dial::{Calibration, Dial};
+
+/// An output buffer shared with the engine.
+#[derive(Clone, Default)]
+struct Buf(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Buf {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// An engine with its output.
+struct Kibitz {
+    engine: Engine<Buf>,
+    out: Buf,
+}
+
+impl Kibitz {
+    fn new(setup: &[&str]) -> Kibitz {
+        let out = Buf::default();
+        let mut k = Kibitz { engine: Engine::new(out.clone()), out };
+        for line in setup {
+            let replies = k.send(&[line]);
+            assert!(replies.iter().all(|l| !l.contains("error")), "{line}: {replies:?}");
+        }
+        k
+    }
+
+    /// An engine limited to `elo` with `Seed` `seed`.
+    fn limited(elo: i64, seed: u64) -> Kibitz {
+        Kibitz::new(&[
+            "setoption name UCI_LimitStrength value true",
+            &format!("setoption name UCI_Elo value {elo}"),
+            &format!("setoption name Seed value {seed}"),
+        ])
+    }
+
+    /// Sends `lines`, waits for any search, and returns the replies.
+    fn send(&mut self, lines: &[&str]) -> Vec<String> {
+        for l in lines {
+            self.engine.handle_line(l);
+        }
+        self.engine.wait();
+        let bytes = std::mem::take(&mut *self.out.0.lock().unwrap());
+        String::from_utf8(bytes).unwrap().lines().map(str::to_string).collect()
+    }
+
+    /// The move played at `fen` after `go infinite` and, once the
+    /// setting's depth-`depth` iteration is reported, `stop`.
+    fn play_infinite(&mut self, fen: &str, depth: u32) -> String {
+        self.engine.handle_line(&format!("position fen {fen}"));
+        self.engine.handle_line("go infinite");
+        let done = format!("info depth {depth} ");
+        let start = std::time::Instant::now();
+        while depth > 0 && !String::from_utf8_lossy(&self.out.0.lock().unwrap()).lines().any(|l| l.starts_with(&done)) {
+            assert!(start.elapsed().as_secs() < 60, "no depth {depth} iteration");
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        let replies = self.send(&["stop"]);
+        let last = replies.last().expect("a reply");
+        last.strip_prefix("bestmove ").unwrap().split(' ').next().unwrap().to_string()
+    }
+
+    /// The move played at `fen` after `go`, with every reply.
+    fn play(&mut self, fen: &str, go: &str) -> (String, Vec<String>) {
+        let replies = self.send(&[&format!("position fen {fen}"), go]);
+        let last = replies.last().expect("a reply");
+        let mv = last.strip_prefix("bestmove ").unwrap_or_else(|| panic!("no bestmove: {replies:?}"));
+        (mv.split(' ').next().unwrap().to_string(), replies)
+    }
+}
+
+fn uci(mv: Move) -> String {
+    mv.to_uci(CastlingMode::Standard).to_string()
+}
+
+fn legal(g: &ChessGame) -> Vec<Move> {
+    let mut moves = Vec::new();
+    g.generate(&mut moves);
+    moves
+}
+
+/// `n` positions of random games (8 to 40 plies from the start), with
+/// moves left to play, as FENs.
+fn positions(n: usize, seed: u64) -> Vec<String> {
+    let mut r = rng::seeded(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut g = ChessGame::startpos();
+        let plies = r.random_range(8..40);
+        for _ in 0..plies {
+            let mut moves = Vec::new();
+            if g.generate(&mut moves) != Status::Ongoing {
+                break;
+            }
+            g.play(moves[r.random_range(0..moves.len())]);
+        }
+        let fen = g.fen();
+        let g = ChessGame::from_fen(&fen).unwrap();
+        if g.generate(&mut Vec::new()) == Status::Ongoing {
+            out.push(fen);
+        }
+    }
+    out
+}
+
+#[test]
+fn options_are_advertised_with_the_calibrated_range() {
+    let dial = Dial::new(Calibration::from_json(include_str!("../../calibration/chess.json")).unwrap()).unwrap();
+    let (lo, hi) = dial.range();
+    let (min, max) = (lo.ceil() as i64, hi.floor() as i64);
+    // 1500 clamped into the range: the dial's top when that is below 1500.
+    let default = 1500.clamp(min, max);
+    assert_eq!(elo_range().map(|r| (r.min, r.max, r.default)), Some((min, max, default)));
+    let mut k = Kibitz::new(&[]);
+    let replies = k.send(&["uci"]);
+    let check = "option name UCI_LimitStrength type check default false".to_string();
+    let spin = format!("option name UCI_Elo type spin default {default} min {min} max {max}");
+    assert!(replies.contains(&check), "{replies:?}");
+    assert!(replies.contains(&spin), "{replies:?}");
+    assert_eq!(replies.last().unwrap(), "uciok");
+}
+
+/// The heart of it: for settings across the range, the engine's move is
+/// exactly the move the `strength` crate's agent for the dial's setting
+/// chooses with the generator [`move_seed`] describes, a fresh agent at
+/// every position, whatever the `go` command says.
+#[test]
+fn every_setting_plays_as_the_strength_crates_agent() {
+    let r = elo_range().unwrap();
+    let roster = Roster::new().with(StandardAgents::new(ChessEval).with_table_mib(16));
+    let gos = ["go wtime 60000 btime 60000", "go depth 9", "go movetime 2000", "go nodes 5", "go"];
+    let span = r.max - r.min;
+    let mut kinds = Vec::new();
+    for (i, elo) in [r.min, r.min + span / 4, r.default, r.min + span * 3 / 4, r.max].into_iter().enumerate() {
+        let (spec, setting) = setting_at(elo).unwrap();
+        kinds.push(spec.kind().to_string());
+        let seed = 100 + i as u64;
+        let mut k = Kibitz::limited(elo, seed);
+        let mut agent = roster.build_spec(&spec).unwrap();
+        for (j, fen) in positions(8, 7 + i as u64).iter().enumerate() {
+            let (mv, replies) = k.play(fen, gos[j % gos.len()]);
+            let note = format!("info string strength: elo {elo} -> {spec}");
+            assert!(replies.contains(&note), "{note:?} not in {replies:?}");
+            let final_info = replies.iter().rev().find(|l| l.starts_with("info depth ")).unwrap();
+            assert!(final_info.starts_with(&format!("info depth {} ", setting.depth())), "{replies:?}");
+            let g = ChessGame::from_fen(fen).unwrap();
+            agent.reset();
+            let want = agent.choose(&g, &mut rng::seeded(move_seed(seed, &g))).unwrap();
+            assert_eq!(mv, uci(want), "elo {elo} ({spec}) at {fen}: {replies:?}");
+        }
+    }
+    // The ends of the range: the dial's bottom and top settings.
+    let top = setting_at(r.max).unwrap().0;
+    assert_eq!(kinds.last().map(String::as_str), Some(top.kind()));
+}
+
+#[test]
+fn the_lowest_elo_plays_legal_moves_unlike_the_full_engine() {
+    let r = elo_range().unwrap();
+    let mut weak = Kibitz::limited(r.min, 1);
+    let mut full = Kibitz::new(&[]);
+    let fens = positions(30, 2024);
+    let mut differ = 0;
+    for fen in &fens {
+        let g = ChessGame::from_fen(fen).unwrap();
+        let (a, _) = weak.play(fen, "go wtime 60000 btime 60000 winc 1000 binc 1000");
+        let (b, _) = full.play(fen, "go depth 4");
+        assert!(legal(&g).iter().any(|&m| uci(m) == a), "{a} at {fen}");
+        differ += usize::from(a != b);
+    }
+    assert!(differ >= fens.len() / 2, "only {differ} of {} moves differ from the full engine's", fens.len());
+}
+
+#[test]
+fn the_top_elo_plays_the_best_move_at_its_depth() {
+    let r = elo_range().unwrap();
+    let (spec, setting) = setting_at(r.max).unwrap();
+    let depth = setting.depth();
+    assert!(depth >= 1, "the top setting searches: {spec}");
+    let mut k = Kibitz::limited(r.max, 5);
+    // The exact depth-D values of every root move.
+    let exact = Options::recommended::<ChessGame, Minimax, ChessEval>(&ChessEval)
+        .with_table_mib(16)
+        .with_aspiration(None)
+        .with_exact_root(true);
+    let plain = Options::recommended::<ChessGame, Minimax, ChessEval>(&ChessEval).with_table_mib(16);
+    let mut exact = Search::new(Minimax, ChessEval, exact).unwrap();
+    let mut plain = Search::new(Minimax, ChessEval, plain).unwrap();
+    let mut same = 0;
+    let fens = positions(30, 99);
+    for fen in &fens {
+        let g = ChessGame::from_fen(fen).unwrap();
+        let (mv, replies) = k.play(fen, "go movetime 5000");
+        exact.clear();
+        let values = exact.run(&g, &Limits::depth(depth)).unwrap();
+        let best = values.root_moves.iter().map(|m| m.score).fold(f64::NEG_INFINITY, f64::max);
+        let score = values.root_moves.iter().find(|m| uci(m.mv) == mv).map(|m| m.score);
+        plain.clear();
+        let ab = plain.run(&g, &Limits::depth(depth)).unwrap();
+        same += usize::from(ab.best.is_some_and(|m| uci(m) == mv));
+        if spec.kind() == "alphabeta" {
+            // Exactly `alphabeta:depth=D`: its best move, or one of its ties.
+            let candidates = if ab.best_moves.is_empty() { ab.best.into_iter().collect() } else { ab.best_moves };
+            assert!(candidates.iter().any(|&m| uci(m) == mv), "{mv} at {fen}: {replies:?}");
+            assert_eq!(score, Some(best), "{mv} at {fen} is not a best move at depth {depth}");
+        } else {
+            // A dial whose top is a Boltzmann setting: nearly greedy.
+            assert!(score.is_some_and(|s| s >= best - 1.0), "{mv} at {fen} ({spec}): {replies:?}");
+        }
+    }
+    assert!(same * 10 >= fens.len() * 9, "{same} of {} moves are alphabeta:depth={depth}'s", fens.len());
+}
+
+#[test]
+fn the_same_seed_and_position_give_the_same_move() {
+    let r = elo_range().unwrap();
+    let fens = positions(10, 31);
+    for elo in [r.min, r.default] {
+        let moves = |seed: u64| -> Vec<String> {
+            let mut k = Kibitz::limited(elo, seed);
+            fens.iter().map(|fen| k.play(fen, "go movetime 3000").0).collect()
+        };
+        let a = moves(42);
+        assert_eq!(a, moves(42), "elo {elo}");
+        // The same engine, the positions in another order, `go infinite`:
+        // the same moves.
+        let depth = setting_at(elo).unwrap().1.depth();
+        let mut k = Kibitz::limited(elo, 42);
+        for (fen, mv) in fens.iter().zip(&a).rev() {
+            assert_eq!(&k.play_infinite(fen, depth), mv, "elo {elo} at {fen}");
+        }
+    }
+    // At the bottom of the range (random play) another seed plays differently.
+    let a: Vec<String> = {
+        let mut k = Kibitz::limited(r.min, 42);
+        fens.iter().map(|fen| k.play(fen, "go").0).collect()
+    };
+    let mut k = Kibitz::limited(r.min, 43);
+    let b: Vec<String> = fens.iter().map(|fen| k.play(fen, "go").0).collect();
+    assert_ne!(a, b);
+}
+
+#[test]
+fn bad_elo_values_are_clamped_or_refused_and_settings_switch_between_games() {
+    let r = elo_range().unwrap();
+    let mut k = Kibitz::new(&["setoption name UCI_LimitStrength value true"]);
+    for (value, used) in [(r.max + 1, r.max), (100_000, r.max), (r.min - 1, r.min), (-100_000, r.min)] {
+        let replies = k.send(&[&format!("setoption name UCI_Elo value {value}")]);
+        assert_eq!(
+            replies,
+            [format!(
+                "info string UCI_Elo {value} is outside the calibrated range {} to {}: using {used}",
+                r.min, r.max
+            )]
+        );
+        assert_eq!(k.engine.settings().elo, used);
+    }
+    for bad in ["abc", "", "15OO", "1500.0", "NaN", "-", "1e4", "9223372036854775808", "１５００"] {
+        let replies = k.send(&[&format!("setoption name UCI_Elo value {bad}")]);
+        assert!(
+            replies.len() == 1 && replies[0].starts_with("info string error: option \"UCI_Elo\""),
+            "{bad:?}: {replies:?}"
+        );
+        assert_eq!(k.engine.settings().elo, r.min);
+    }
+    // Between games: a new strength, then full strength, then limited again.
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let (_, replies) = k.play(fen, "go movetime 1000");
+    assert!(replies.iter().any(|l| l.starts_with(&format!("info string strength: elo {} -> ", r.min))), "{replies:?}");
+    k.send(&["ucinewgame", &format!("setoption name UCI_Elo value {}", r.max)]);
+    let (_, replies) = k.play(fen, "go movetime 1000");
+    assert!(replies.iter().any(|l| l.starts_with(&format!("info string strength: elo {} -> ", r.max))), "{replies:?}");
+    k.send(&["ucinewgame", "setoption name UCI_LimitStrength value false"]);
+    let (_, replies) = k.play(fen, "go depth 3");
+    assert!(!replies.iter().any(|l| l.contains("strength")), "{replies:?}");
+    assert!(replies.iter().any(|l| l.starts_with("info depth 3 ")), "{replies:?}");
+    k.send(&["ucinewgame", "setoption name UCI_LimitStrength value true"]);
+    let (mv, _) = k.play(fen, "go depth 3");
+    let (again, _) = Kibitz::limited(r.max, 0).play(fen, "go depth 3");
+    assert_eq!(mv, again);
+}
+
+/// A setting is exactly one of the three kinds the dial gives, all of
+/// which the engine plays.
+#[test]
+fn every_setting_of_the_range_is_playable() {
+    let r = elo_range().unwrap();
+    let step = ((r.max - r.min) / 40).max(1);
+    let mut elo = r.min;
+    while elo <= r.max {
+        let (spec, setting) = setting_at(elo).unwrap_or_else(|e| panic!("{elo}: {e}"));
+        assert_eq!(StrengthSetting::from_spec(&spec).unwrap(), setting);
+        assert!(matches!(spec.kind(), "random" | "alphabeta" | "boltzmann"), "{spec}");
+        elo += step;
+    }
+}

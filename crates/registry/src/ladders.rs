@@ -1,0 +1,255 @@
+//! The built-in games' dial ladders. The θ ranges are chosen so that each
+//! curve runs from near random play to near its top; the caps are a
+//! decisive advantage in the evaluator's units. Each ladder's pairs per
+//! matchup are its default scale; `quick_pairs` in [`crate::GAMES`] is the
+//! small scale of `calibrate --quick`.
+
+use std::path::PathBuf;
+
+use tournament::ladder::{Curve, Ladder, Reference};
+
+/// Stockfish, where the Debian package or `PATH` has it.
+pub fn stockfish() -> Option<PathBuf> {
+    let debian = PathBuf::from("/usr/games/stockfish");
+    if debian.is_file() {
+        return Some(debian);
+    }
+    std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join("stockfish")).find(|f| f.is_file()))
+}
+
+/// Stockfish's `UCI_Elo` levels the chess ladder is anchored to.
+const STOCKFISH_LEVELS: [u32; 3] = [1350, 1500, 1700];
+/// Stockfish's time per move in the calibration (its `UCI_Elo` holds
+/// roughly across time controls because the weakening caps its depth).
+const STOCKFISH_MOVETIME_MS: u32 = 50;
+
+/// θ of the chess curves' rungs. A first ladder had 0.003, 0.01 and 0.03
+/// only: at depth 3 its top finite rung (θ = 0.03, Elo 780) sat 777 Elo
+/// below the greedy top, and the dial interpolated across that gap blind
+/// (θ = 0.03 scores 2.5% against θ = 0.1 at depth 3, θ = 0.05 about 29%
+/// against 0.03 and 22% against 0.1: 40-game probes). The rungs at 0.02,
+/// 0.05 and 0.1 fill it; at depth 1, θ = 0.1 is already about the greedy
+/// top's strength.
+const CHESS_THETAS: [f64; 6] = [0.003, 0.01, 0.02, 0.03, 0.05, 0.1];
+
+/// The rungs Stockfish plays: the dial's own settings where its range
+/// meets Stockfish's (the depth-3 curve from θ = 0.05, about 1060 on the
+/// mapped scale, to its greedy top, the dial's highest setting; Stockfish's
+/// lowest level is 1350 in Debian's 15.1). An earlier ladder linked Stockfish to
+/// `alphabeta:depth=2` instead of θ = 0.05. The dial never serves that
+/// setting (its rating is reached on the depth-3 curve, the shallowest
+/// with a finite θ there), and a shallower search scores better against
+/// Stockfish than its rating says (a residual of +3 to +5 standard
+/// deviations at every level), so its games pulled the mapped scale
+/// away from the settings the dial plays: `elo:X` scored 42% against
+/// Stockfish at `UCI_Elo=X` (docs/strength.md).
+const CHESS_LINKS: [&str; 3] =
+    ["boltzmann:depth=3,softcap=1000,theta=0.05", "boltzmann:depth=3,softcap=1000,theta=0.1", "alphabeta:depth=3"];
+
+/// A ladder of Boltzmann curves at `depths` over `thetas` with the cap
+/// `cap`, `pairs` per matchup and `held_out` for the held-out check.
+fn boltzmann(depths: &[u32], thetas: &[f64], cap: &str, pairs: usize, held_out: usize) -> Ladder {
+    Ladder::boltzmann(depths, thetas, cap).with_pairs(pairs).with_held_out_pairs(held_out)
+}
+
+/// Tic-tac-toe: values of the full game tree (win 1, draw 0, loss −1 after
+/// the cap).
+pub fn tictactoe() -> Ladder {
+    boltzmann(&[9], &[0.5, 1.0, 2.0, 4.0, 8.0], "cap=1", 2000, 500)
+}
+
+/// Connect-4 values are small (a window of three own discs is worth 4): a
+/// cap of 100 is a decisive advantage, and θ from 0.003 (near random) to
+/// 0.3 (near the greedy top) spans each curve.
+///
+/// Depth 12 extends the top (alpha-beta at depth 12 scores about 67%
+/// against depth 8): its rungs start at θ = 0.1, where it overlaps depth
+/// 8's top, and random play does not meet them. A game at depth 12 costs
+/// about 0.5 CPU-seconds (15 times depth 8), so the curve has three rungs;
+/// deeper curves, and the solver itself (30 s for one move from a
+/// four-disc opening), do not fit the 2 CPU-hour budget.
+pub fn connect4() -> Ladder {
+    let mut l = boltzmann(&[2, 4, 6, 8], &[0.003, 0.01, 0.03, 0.1, 0.3], "cap=100", 600, 200);
+    l.curves.push(Curve::new("boltzmann:depth=12,cap=100", &[0.1, 0.3, 1.0], "alphabeta:depth=12").above_random());
+    l
+}
+
+/// Gobang values are pattern weights (an open four 10 000). Depth 1 starts
+/// nearer random play (θ = 0.0001) so that the low end has a rung between
+/// random and Elo 300; depth 2 does not, because near-random depth-2
+/// players play long games at a depth-2 search a move (such a matchup
+/// costs more than the rest of the ladder).
+///
+/// 900 pairs left the two alpha-beta tops at ±31.5 and ±32 Elo: a rung's
+/// interval carries the whole chain of matchups down to random play, so
+/// more games at the top alone (1200 pairs in its matchups) narrowed them
+/// only to ±30.5 and ±31.
+pub fn gobang() -> Ladder {
+    let mut l = boltzmann(&[1, 2], &[0.0003, 0.001, 0.003, 0.01], "softcap=10000", 1100, 250);
+    l.curves[0].thetas.insert(0, 0.0001);
+    l
+}
+
+/// Chess values are centipawns; a soft cap of ten pawns
+/// (`1000·tanh(v/1000)`): a weak player misjudges large advantages, but a
+/// mate still looks better than a few pawns up, so a player far ahead
+/// converts instead of drifting into a draw (with a hard cap, games won on
+/// material were drawn and the strong rungs underperformed their
+/// predictions). Stockfish's levels are the references where it is
+/// installed ([`stockfish`]).
+pub fn chess() -> Ladder {
+    let mut l = boltzmann(&[1, 2, 3], &CHESS_THETAS, "softcap=1000", 100, 150);
+    if let Some(path) = stockfish() {
+        l.references = STOCKFISH_LEVELS
+            .iter()
+            .map(|&elo| Reference {
+                spec: format!(
+                    "uci:{},UCI_LimitStrength=true,UCI_Elo={elo},movetime={STOCKFISH_MOVETIME_MS}",
+                    path.display()
+                ),
+                elo: f64::from(elo),
+            })
+            .collect();
+        l.reference_scale = Some("Stockfish UCI_Elo".into());
+    }
+    l.links = CHESS_LINKS.iter().map(|s| s.to_string()).collect();
+    l
+}
+
+#[cfg(test)]
+mod tests {
+    use strength::dial::Dial;
+    use strength::spec::AgentSpec;
+
+    use super::*;
+
+    fn ladder(game: &str) -> Ladder {
+        crate::game(game).unwrap().ladder()
+    }
+
+    #[test]
+    fn every_rung_plays_and_the_schedule_is_connected() {
+        for game in crate::names() {
+            let s = ladder(game).schedule();
+            let (rungs, games) = (s.rungs, s.matchups);
+            let mut reached = vec![false; rungs.len()];
+            reached[0] = true;
+            for _ in 0..rungs.len() {
+                for &(a, b) in &games {
+                    if reached[a] || reached[b] {
+                        reached[a] = true;
+                        reached[b] = true;
+                    }
+                }
+            }
+            assert!(reached.iter().all(|&r| r), "{game}: a rung is not connected to random play");
+            for &(a, b) in &games {
+                assert_ne!(a, b);
+            }
+        }
+    }
+
+    #[test]
+    fn curves_are_linked_at_equal_theta_and_top_to_top() {
+        let s = gobang().schedule();
+        let (rungs, games) = (s.rungs, s.matchups);
+        let has = |a: &str, b: &str| {
+            let (i, j) = (rungs.iter().position(|r| r == a).unwrap(), rungs.iter().position(|r| r == b).unwrap());
+            games.contains(&(i, j))
+        };
+        let (d1, d2) = ("boltzmann:depth=1,softcap=10000,theta=", "boltzmann:depth=2,softcap=10000,theta=");
+        for t in ["0.0003", "0.001", "0.003", "0.01"] {
+            assert!(has(&format!("{d1}{t}"), &format!("{d2}{t}")), "θ = {t}");
+        }
+        // Depth 1's extra θ links to the nearest of depth 2.
+        assert!(has(&format!("{d1}0.0001"), &format!("{d2}0.0003")));
+        assert!(has("alphabeta:depth=1", "alphabeta:depth=2"));
+    }
+
+    /// The ladders built on the library are the ones the committed
+    /// calibrations were made with: the same rungs, and the same matchups
+    /// (each calibration's residuals list one per matchup), so that a rerun
+    /// with the same seed plays the same cells.
+    #[test]
+    fn the_built_in_ladders_are_the_committed_calibrations_ladders() {
+        for game in ["tictactoe", "connect4", "gobang"] {
+            let c = crate::game(game).unwrap().calibration().unwrap();
+            let s = ladder(game).schedule();
+            let mut rungs: Vec<&str> = s.rungs.iter().map(String::as_str).collect();
+            let mut committed: Vec<&str> = c.rungs.iter().map(|r| r.spec.as_str()).collect();
+            rungs.sort_unstable();
+            committed.sort_unstable();
+            assert_eq!(rungs, committed, "{game}: rungs");
+            let mut matchups: Vec<(&str, &str)> =
+                s.matchups.iter().map(|&(a, b)| (s.rungs[a].as_str(), s.rungs[b].as_str())).collect();
+            let mut residuals: Vec<(&str, &str)> = c.residuals.iter().map(|r| (r.a.as_str(), r.b.as_str())).collect();
+            matchups.sort_unstable();
+            residuals.sort_unstable();
+            assert_eq!(matchups, residuals, "{game}: matchups");
+            let l = ladder(game);
+            assert_eq!(c.games, 2 * l.pairs as u64 * s.matchups.len() as u64, "{game}: pairs per matchup");
+            for r in &c.rungs {
+                let (curve, theta) = l.place_of(&r.spec);
+                assert_eq!(r.curve, curve, "{game}: {}", r.spec);
+                assert_eq!(r.theta, if r.spec == "random" { None } else { theta }, "{game}: {}", r.spec);
+            }
+        }
+    }
+
+    /// Stockfish plays settings the dial itself serves where the two ranges
+    /// meet: each link is a rung of the chess ladder, and the committed
+    /// calibration's dial, asked for that rung's rating, plays on the
+    /// link's curve (depth 3). `alphabeta:depth=2`, the link it replaced,
+    /// is a rung the dial never serves.
+    #[test]
+    fn stockfish_plays_the_settings_the_chess_dial_serves() {
+        let rungs = chess().schedule().rungs;
+        let calibration = crate::game("chess").unwrap().calibration().unwrap();
+        let dial = Dial::new(calibration.clone()).unwrap();
+        let served = |spec: &str| {
+            let rung = calibration.rungs.iter().find(|r| r.spec == spec).expect("a calibrated rung");
+            dial.setting(rung.rating).unwrap()
+        };
+        for link in CHESS_LINKS {
+            assert!(rungs.iter().any(|r| r == link), "{link} is not a rung");
+            let (spec, setting) = (link.parse::<AgentSpec>().unwrap(), served(link));
+            assert_eq!(setting.get("depth"), spec.get("depth"), "{link}: the dial serves {setting}");
+        }
+        assert_eq!(served("alphabeta:depth=2").get("depth"), Some("3"));
+    }
+
+    /// Connect-4's depth-12 curve is linked to depth 8 at its two equal θ
+    /// and top to top, and to nothing further away; random play does not
+    /// meet it; and adding it kept every matchup of the four curves below,
+    /// whose games are reused.
+    #[test]
+    fn connect4s_depth_12_curve_links_only_where_it_overlaps() {
+        let full = connect4();
+        let s = full.schedule();
+        let (rungs, games) = (s.rungs, s.matchups);
+        let named = |games: &[(usize, usize)], rungs: &[String]| -> Vec<(String, String)> {
+            games.iter().map(|&(a, b)| (rungs[a].clone(), rungs[b].clone())).collect()
+        };
+        let pairs = named(&games, &rungs);
+        let (d8, d12) = ("boltzmann:depth=8,cap=100,theta=", "boltzmann:depth=12,cap=100,theta=");
+        let touching: Vec<&(String, String)> =
+            pairs.iter().filter(|(a, b)| (a.contains("depth=12")) != (b.contains("depth=12"))).collect();
+        let want = [
+            (format!("{d8}0.1"), format!("{d12}0.1")),
+            (format!("{d8}0.3"), format!("{d12}0.3")),
+            ("alphabeta:depth=8".to_string(), "alphabeta:depth=12".to_string()),
+        ];
+        assert_eq!(touching.len(), want.len(), "{touching:?}");
+        for w in &want {
+            assert!(pairs.contains(w), "{w:?} missing");
+        }
+        let mut below = full.clone();
+        below.curves.pop();
+        let s0 = below.schedule();
+        let (r0, g0) = (s0.rungs, s0.matchups);
+        for p in named(&g0, &r0) {
+            assert!(pairs.contains(&p), "{p:?} dropped");
+        }
+        assert_eq!(pairs.len(), named(&g0, &r0).len() + 3 + 5, "three links down, five matchups within");
+    }
+}

@@ -1,0 +1,152 @@
+//! Calibration through the library: a small tic-tac-toe ladder, grown
+//! without replaying, sharded, and refused when it cannot be played.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use strength::dial::Dial;
+use tournament::calibrate::{CalibrateConfig, CalibrateError, HELD_OUT_MATCHES, calibrate};
+use tournament::ladder::Ladder;
+use tournament::matches::AnySetup;
+use tournament::runner::{RunObserver, Shard};
+
+fn setup() -> Arc<dyn AnySetup> {
+    common::tictactoe()
+}
+
+fn ladder(pairs: usize) -> Ladder {
+    Ladder::boltzmann(&[9], &[0.5, 2.0, 8.0], "cap=1").with_pairs(pairs).with_held_out_pairs(5)
+}
+
+fn fresh(name: &str) -> PathBuf {
+    common::fresh("calibrate", name)
+}
+
+/// Counts the cells each run plays: the ladder's matchups', and the
+/// held-out matches'.
+#[derive(Default)]
+struct Count {
+    played: AtomicUsize,
+    held_out: AtomicUsize,
+}
+
+impl RunObserver for Count {
+    fn cell_finished(&self, job: &str, _cell: &str, _summary: Option<&str>) {
+        let counter = if job.contains("heldout") { &self.held_out } else { &self.played };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+fn cells_on_disk(dir: &Path) -> usize {
+    walk(&dir.join("cells"))
+}
+
+fn walk(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| {
+                    if e.path().is_dir() {
+                        walk(&e.path())
+                    } else {
+                        usize::from(e.path().extension().is_some_and(|x| x == "json"))
+                    }
+                })
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn a_grown_calibration_plays_only_the_new_games_and_a_rerun_plays_none() {
+    let dir = fresh("grow");
+    let config = CalibrateConfig::new(11, &dir);
+    let small = Count::default();
+    let first = calibrate(&setup(), &ladder(10), &config, &small).unwrap();
+    let matchups = ladder(10).schedule().matchups.len();
+    // Two cells of five pairs per matchup, one per held-out match.
+    assert_eq!(small.played.into_inner(), 2 * matchups);
+    assert_eq!(small.held_out.into_inner(), HELD_OUT_MATCHES);
+    assert_eq!(first.games, 2 * 10 * matchups as u64);
+
+    let again = Count::default();
+    assert_eq!(calibrate(&setup(), &ladder(10), &config, &again).unwrap(), first);
+    assert_eq!(again.played.into_inner() + again.held_out.into_inner(), 0, "a rerun replays nothing");
+
+    let grown = Count::default();
+    let bigger = calibrate(&setup(), &ladder(20), &config, &grown).unwrap();
+    // The matchups' two new cells each; a held-out match is played again
+    // only where the grown ladder's dial serves other settings.
+    assert_eq!(grown.played.into_inner(), 2 * matchups);
+    assert!(grown.held_out.into_inner() <= HELD_OUT_MATCHES);
+    assert_eq!(bigger.games, 2 * 20 * matchups as u64);
+    let dial = Dial::new(bigger.clone()).unwrap();
+    assert_eq!(dial.range().0, 0.0);
+    assert!(bigger.rungs.iter().find(|r| r.spec == "alphabeta:depth=9").unwrap().rating > 300.0);
+    assert_eq!(bigger.held_out.len(), HELD_OUT_MATCHES);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_same_seed_gives_the_same_calibration_on_any_number_of_threads() {
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let (a, b) = (fresh("threads-1"), fresh("threads-n"));
+    let single = one.install(|| calibrate(&setup(), &ladder(10), &CalibrateConfig::new(3, &a), &()).unwrap());
+    let many = calibrate(&setup(), &ladder(10), &CalibrateConfig::new(3, &b), &()).unwrap();
+    assert_eq!(single, many);
+    let other = calibrate(&setup(), &ladder(10), &CalibrateConfig::new(4, fresh("threads-seed")), &()).unwrap();
+    assert_ne!(single.rungs, other.rungs, "another seed plays other games");
+    for d in [a, b, fresh("threads-seed")] {
+        std::fs::remove_dir_all(d).ok();
+    }
+}
+
+#[test]
+fn shards_fit_once_every_cell_is_there() {
+    let dir = fresh("shards");
+    let shard = |i| CalibrateConfig { shard: Some(Shard::new(i, 2).unwrap()), ..CalibrateConfig::new(5, &dir) };
+    match calibrate(&setup(), &ladder(10), &shard(0), &()) {
+        Err(CalibrateError::Incomplete { missing, .. }) => assert!(missing > 0),
+        other => panic!("expected missing cells, got {other:?}"),
+    }
+    let after_one = cells_on_disk(&dir);
+    assert!(after_one > 0);
+    // The second shard completes the ladder's matchups; the held-out check
+    // runs on whichever shard finds them complete.
+    let second = calibrate(&setup(), &ladder(10), &shard(1), &());
+    assert!(matches!(second, Err(CalibrateError::Incomplete { .. })), "{second:?}");
+    let whole = calibrate(&setup(), &ladder(10), &CalibrateConfig::new(5, &dir), &()).unwrap();
+    let direct = calibrate(&setup(), &ladder(10), &CalibrateConfig::new(5, fresh("shards-direct")), &()).unwrap();
+    assert_eq!(whole, direct);
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(fresh("shards-direct")).ok();
+}
+
+#[test]
+fn a_ladder_that_cannot_be_played_is_a_typed_error() {
+    let dir = fresh("bad");
+    let config = CalibrateConfig::new(1, &dir);
+    let no_pairs = calibrate(&setup(), &ladder(0), &config, &());
+    assert!(matches!(no_pairs, Err(CalibrateError::NoPairs(_))), "{no_pairs:?}");
+    let no_held_out = calibrate(&setup(), &ladder(10).with_held_out_pairs(0), &config, &());
+    assert!(matches!(no_held_out, Err(CalibrateError::NoPairs(_))), "{no_held_out:?}");
+    let mut empty = ladder(10);
+    empty.curves.clear();
+    assert!(matches!(calibrate(&setup(), &empty, &config, &()), Err(CalibrateError::NoCurves)));
+    let unknown = Ladder::boltzmann(&[2], &[0.1], "cap=1").with_pairs(2);
+    let mut unknown = unknown;
+    unknown.curves[0].top = "minimaxx:depth=2".into();
+    let err = calibrate(&setup(), &unknown, &config, &()).unwrap_err();
+    assert!(matches!(err, CalibrateError::Setup(_)) && err.to_string().contains("minimaxx"), "{err}");
+    // A directory of another seed's run is refused, not mixed.
+    let ok = fresh("bad-seed");
+    calibrate(&setup(), &ladder(5), &CalibrateConfig::new(1, &ok), &()).unwrap();
+    let other = calibrate(&setup(), &ladder(5), &CalibrateConfig::new(2, &ok), &());
+    assert!(matches!(other, Err(CalibrateError::Store(_))), "{other:?}");
+    std::fs::remove_dir_all(&ok).ok();
+    std::fs::remove_dir_all(&dir).ok();
+}
