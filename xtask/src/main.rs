@@ -90,7 +90,8 @@ enum Command {
 #[derive(Debug, Subcommand)]
 enum Human {
     /// Fit the human-like chess model on the train split of data/human/, choose among the candidates by
-    /// validation log-likelihood, and write calibration/human-chess.json (and the copy the engine embeds).
+    /// validation log-likelihood, and write crates/games-chess/calibration/human-chess.json (the model the engine
+    /// embeds).
     Train(tools::human::TrainArgs),
     /// Measure the committed model on the test split: move match per rating band against Stockfish (limited
     /// and full), our alpha-beta engine and the dial's elo:X; log-likelihoods; loss distributions.

@@ -681,7 +681,7 @@ impl Dial {
     ///
     /// ```
     /// # use strength::dial::{Calibration, Dial};
-    /// # let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../calibration/gobang.json")).unwrap();
+    /// # let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games-small/calibration/gobang.json")).unwrap();
     /// let dial = Dial::new(Calibration::from_json(&json)?)?;
     /// // 1250 is above the depth-1 curve's largest finite θ: the dial's own
     /// // choice is a depth-2 player, but the depth-1 curve still covers it.

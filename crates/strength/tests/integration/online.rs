@@ -252,7 +252,7 @@ fn aware_scores_at_least_minimax_against_a_boltzmann_opponent() {
 
 /// The tic-tac-toe calibration committed with the workspace.
 fn tictactoe_dial() -> Dial {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../calibration/tictactoe.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games-small/calibration/tictactoe.json");
     Dial::new(Calibration::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()).unwrap()
 }
 
@@ -426,7 +426,7 @@ fn online_learns_from_the_move_that_ends_the_game() {
 /// explain the moves is dropped.
 #[test]
 fn adaptive_finds_the_opponents_depth_on_the_dial() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../calibration/connect4.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games-small/calibration/connect4.json");
     let dial = Dial::new(Calibration::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()).unwrap();
     let agents = StandardAgents::new(Connect4Eval::default()).with_table_mib(2).with_dial(dial.clone());
     let r = Roster::new().with(agents.clone());
@@ -462,7 +462,7 @@ fn adaptive_finds_the_opponents_depth_on_the_dial() {
 /// dial's soft cap by default, and the adaptive agent plays a game.
 #[test]
 fn adaptive_and_online_read_a_soft_capped_dial() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../calibration/gobang.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games-small/calibration/gobang.json");
     let dial = Dial::new(Calibration::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()).unwrap();
     let setting = dial.setting(800.0).unwrap().to_string();
     assert!(setting.contains("softcap=10000"), "{setting}");
@@ -490,7 +490,7 @@ fn adaptive_and_online_read_a_soft_capped_dial() {
 /// up to its greedy top (1300), and plays the same rating there.
 #[test]
 fn adaptive_plays_on_the_opponents_curve() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../calibration/gobang.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games-small/calibration/gobang.json");
     let dial = Dial::new(Calibration::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()).unwrap();
     let agents = StandardAgents::new(GobangEval::default()).with_table_mib(1).with_dial(dial.clone());
     let opponent = dial.setting(1180.0).unwrap().to_string();
