@@ -1,6 +1,6 @@
 // The page of `cargo xtask play`: draws the board from the API's state,
-// turns clicks into moves, shows what the engine thought. No framework, no
-// build step, nothing loaded from elsewhere.
+// turns clicks (and, in chess, drags) into moves, shows what the engine
+// thought. No framework, no build step, nothing loaded from elsewhere.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -11,12 +11,15 @@ const ui = {
   flipped: false,
   selected: null,    // chess: the selected origin square
   pending: null,     // chess: moves waiting for a promotion choice
+  drag: null,        // chess: a piece being dragged {from, ghost, moved}
   busy: false,
+  notice: "",        // a line about the last change of opponent
 };
 
 // Solid glyphs, coloured by CSS; U+FE0E asks for text, not emoji, presentation.
 const GLYPHS = { k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
-const WIN = 900000;
+// A move's share of the distribution that the heat map labels (1%).
+const VISIBLE_SHARE = 0.01;
 
 async function api(method, path, body) {
   const opts = { method, headers: {} };
@@ -44,6 +47,23 @@ function gameInfo(name) {
   return ui.info ? ui.info.games.find((g) => g.name === name) : null;
 }
 
+// The scales of the ratings the menu offers, named once.
+function scaleText(g) {
+  const parts = [];
+  if (g.dial) {
+    const [lo, hi] = g.dial;
+    parts.push(`Strength dial elo:X: ${g.scale}, from ${lo} to ${hi}` +
+      (lo === 0 ? " (0 is its weakest setting)." : "."));
+  } else {
+    parts.push("No calibration: elo:X is not available for this game.");
+  }
+  if (g.human) {
+    parts.push(`human:X plays like a Lichess player rated X (${g.human[0]} to ${g.human[1]}): ` +
+      "a Lichess rating, another scale than the dial's Elo.");
+  }
+  return parts.join(" ");
+}
+
 function fillPresets() {
   const g = gameInfo($("game-select").value);
   const sel = $("preset");
@@ -61,9 +81,7 @@ function fillPresets() {
   sel.appendChild(custom);
   $("opponent").value = g.default;
   sel.value = g.default;
-  $("dial-range").textContent = g.dial
-    ? `Strength dial (elo:X) calibrated from ${Math.round(g.dial[0])} to ${Math.round(g.dial[1])}.`
-    : "No calibration: elo:X is not available for this game.";
+  $("dial-range").textContent = scaleText(g);
   const kinds = $("kinds");
   kinds.innerHTML = "";
   for (const [syn, desc] of g.kinds) {
@@ -82,24 +100,30 @@ function fillPresets() {
   side.options[1].textContent = names[1];
 }
 
+function resetMoveInput() {
+  ui.selected = null;
+  ui.pending = null;
+  $("promotion").hidden = true;
+}
+
 async function newGame(extra) {
   showError(null);
+  ui.notice = "";
   const body = {
     game: $("game-select").value,
     opponent: $("opponent").value.trim(),
     human: $("side").value,
   };
+  // Seeds travel as strings: a 64-bit seed does not fit a JavaScript number.
   const seed = $("seed").value.trim();
-  if (seed !== "") body.seed = Number(seed);
+  if (seed !== "") body.seed = seed;
   // A learning opponent (online, adaptive) keeps what it learnt about you
   // from one game to the next: a series, while game and opponent stay.
   const prev = ui.state;
   if (prev && prev.memory && prev.game === body.game && prev.opponent === body.opponent) body.after = prev.id;
   Object.assign(body, extra || {});
-  ui.selected = null;
-  ui.pending = null;
+  resetMoveInput();
   ui.flipped = body.game === "chess" && body.human === "second";
-  $("promotion").hidden = true;
   $("export-text").hidden = true;
   $("download").hidden = true;
   setBusy(true, "Starting…");
@@ -109,17 +133,71 @@ async function newGame(extra) {
     history.replaceState(null, "", "#" + st.id);
   } catch (e) {
     showError(e.message);
+    showOpponent();
   } finally {
     setBusy(false);
   }
 }
 
+// A new opponent chosen during a game: the game goes on against it from
+// the current position (a new session replaying the moves with the same
+// seed). Refused, the old opponent stays and the page says so.
+async function changeOpponent() {
+  const st = ui.state;
+  const spec = $("opponent").value.trim();
+  if (!st || spec === "" || spec === st.opponent) return;
+  if (ui.busy) return;
+  if (st.status !== "ongoing") {
+    renderOpponentHint();
+    return;
+  }
+  showError(null);
+  resetMoveInput();
+  const body = { game: st.game, opponent: spec, human: st.human, seed: st.seed, moves: st.moves.join(" ") };
+  if (st.start_fen) body.position = st.start_fen;
+  setBusy(true, "Changing the opponent…");
+  try {
+    const next = await api("POST", "/api/games", body);
+    api("DELETE", `/api/games/${st.id}`).catch(() => {});
+    ui.notice = `Opponent changed to ${next.opponent} at move ${st.moves.length + 1}; it plays from here on.`;
+    setState(next);
+    history.replaceState(null, "", "#" + next.id);
+  } catch (e) {
+    showError(`${spec} was not applied: ${e.message}. Still playing ${st.opponent}.`);
+    showOpponent();
+  } finally {
+    setBusy(false);
+  }
+}
+
+// The controls show the opponent of the game in force.
+function showOpponent() {
+  if (!ui.state) return;
+  $("opponent").value = ui.state.opponent;
+  syncPreset();
+  renderOpponentHint();
+}
+
+// A typed spec applies when asked: the page says when.
+function renderOpponentHint() {
+  const st = ui.state;
+  const spec = $("opponent").value.trim();
+  const hint = $("opponent-hint");
+  if (!st || spec === "" || spec === st.opponent) {
+    hint.textContent = "";
+    hint.hidden = true;
+    return;
+  }
+  hint.textContent = st.status === "ongoing"
+    ? `Not applied yet: Enter plays ${spec} from this move on; New game starts a game against it.`
+    : `${spec} will play the next game (New game).`;
+  hint.hidden = false;
+}
+
 async function sendMove(mv) {
   if (!ui.state || ui.busy) return;
   showError(null);
-  ui.selected = null;
-  ui.pending = null;
-  $("promotion").hidden = true;
+  resetMoveInput();
   setBusy(true, "Engine thinking…");
   try {
     setState(await api("POST", `/api/games/${ui.state.id}/moves`, { move: mv }));
@@ -134,6 +212,7 @@ async function sendMove(mv) {
 async function undo() {
   if (!ui.state || ui.busy) return;
   showError(null);
+  resetMoveInput();
   try {
     setState(await api("POST", `/api/games/${ui.state.id}/undo`));
   } catch (e) {
@@ -160,7 +239,7 @@ async function exportGame() {
 
 function setBusy(busy, text) {
   ui.busy = busy;
-  for (const id of ["new-game", "undo", "import"]) $(id).disabled = busy;
+  for (const id of ["new-game", "undo", "import", "preset", "opponent"]) $(id).disabled = busy;
   const s = $("status");
   if (busy) {
     s.textContent = text || "…";
@@ -173,6 +252,7 @@ function setBusy(busy, text) {
 
 function setState(st) {
   ui.state = st;
+  showOpponent();
   render();
 }
 
@@ -214,6 +294,15 @@ function heatMap(st) {
   return out;
 }
 
+function percent(p) {
+  return String(Math.round(100 * p));
+}
+
+// The side to move in chess: "white" or "black".
+function chessMover(b) {
+  return b.fen && b.fen.split(" ")[1] === "b" ? "black" : "white";
+}
+
 function render() {
   const st = ui.state;
   if (!st) return;
@@ -221,22 +310,16 @@ function render() {
   const board = $("board");
   board.className = "board " + st.game;
   board.innerHTML = "";
+  $("board-wrap").className = st.game;
   const heat = heatMap(st);
   const legal = new Set(st.legal);
   const myTurn = st.status === "ongoing" && st.to_move === "human" && !st.thinking;
-  const last = st.last_move;
-  let lastSquares = [];
-  if (last && b.input === "from-to") lastSquares = [last.slice(0, 2), last.slice(2, 4)];
+  const last = new Set(st.last_cells || []);
+  const line = new Set(st.winning_line || []);
+  const chess = b.input === "from-to";
   // Chess: the squares the selected piece can go to.
-  const targets = new Map();
-  if (b.input === "from-to" && ui.selected) {
-    for (const m of st.legal) if (m.startsWith(ui.selected)) {
-      const to = m.slice(2, 4);
-      if (!targets.has(to)) targets.set(to, []);
-      targets.get(to).push(m);
-    }
-  }
-  const origins = new Set(b.input === "from-to" ? st.legal.map((m) => m.slice(0, 2)) : []);
+  const targets = chessTargets(st);
+  const origins = new Set(chess ? st.legal.map((m) => m.slice(0, 2)) : []);
   const columnHeat = $("column-heat");
   columnHeat.innerHTML = "";
   columnHeat.hidden = b.input !== "column";
@@ -249,7 +332,9 @@ function render() {
       cell.className = "cell";
       cell.dataset.cell = name;
       cell.dataset.col = b.files[c];
-      if (b.input === "from-to") {
+      if (last.has(name)) cell.classList.add("last");
+      if (line.has(name)) cell.classList.add("win");
+      if (chess) {
         cell.classList.add((r + c) % 2 === 0 ? "light" : "dark");
         if (content) {
           const span = document.createElement("span");
@@ -258,42 +343,45 @@ function render() {
           span.textContent = GLYPHS[content.toLowerCase()] + "\uFE0E";
           cell.appendChild(span);
           cell.classList.add("occupied");
-          if (b.check && content.toLowerCase() === "k" && white === (b.fen.split(" ")[1] === "w")) cell.classList.add("check");
+          if (b.check && content.toLowerCase() === "k" && white === (chessMover(b) === "white")) cell.classList.add("check");
         }
-        if (lastSquares.includes(name)) cell.classList.add("last");
         if (ui.selected === name) cell.classList.add("selected");
         if (targets.has(name)) cell.classList.add("target");
         if (myTurn && (origins.has(name) || targets.has(name))) cell.classList.add("clickable");
+        if (myTurn && origins.has(name)) cell.classList.add("draggable");
         if (i === b.height - 1) addLabel(cell, "file", b.files[c]);
         if (j === 0) addLabel(cell, "rank", b.ranks[r]);
       } else {
         if (content === "X") cell.classList.add("x");
         if (content === "O") cell.classList.add("o");
         if (b.input === "cell") {
-          if (st.game === "tictactoe") cell.textContent = content;
+          if (st.game === "tictactoe") {
+            const m = document.createElement("span");
+            m.className = "mark";
+            m.textContent = content;
+            cell.appendChild(m);
+          }
           if (legal.has(name)) cell.classList.add("legal");
           if (myTurn && legal.has(name)) cell.classList.add("clickable");
-          if (last === name) cell.classList.add("last");
-          if (st.game === "gobang") {
-            if (i === b.height - 1) addLabel(cell, "file", b.files[c]);
-            if (j === 0) addLabel(cell, "rank", b.ranks[r]);
-          }
-        } else {
-          if (myTurn && legal.has(b.files[c])) cell.classList.add("clickable");
+        } else if (myTurn && legal.has(b.files[c])) {
+          cell.classList.add("clickable");
         }
       }
       const p = b.input === "column" ? 0 : heat.get(name) || 0;
-      if (p > 0) {
+      if (p >= VISIBLE_SHARE / 2) {
         const h = document.createElement("div");
         h.className = "heat";
         h.style.background = heatColour(p);
         cell.appendChild(h);
+      }
+      // Only moves with a visible share are labelled.
+      if (p >= VISIBLE_SHARE) {
         const pct = document.createElement("span");
         pct.className = "pct";
-        pct.textContent = p >= 0.995 ? "100" : (100 * p).toFixed(p < 0.1 ? 1 : 0);
+        pct.textContent = percent(p);
         cell.appendChild(pct);
       }
-      cell.addEventListener("click", () => onCell(name, b.files[c]));
+      if (!chess) cell.addEventListener("click", () => onCell(name, b.files[c]));
       board.appendChild(cell);
     }
   }
@@ -303,15 +391,52 @@ function render() {
       const p = heat.get(b.files[c]) || 0;
       const d = document.createElement("div");
       d.dataset.col = b.files[c];
-      d.style.background = heatColour(p);
-      d.textContent = p > 0 ? (100 * p).toFixed(0) + "%" : b.files[c];
+      d.style.background = p >= VISIBLE_SHARE / 2 ? heatColour(p) : "transparent";
+      d.textContent = p >= VISIBLE_SHARE ? percent(p) + "%" : "";
       columnHeat.appendChild(d);
     }
   }
+  renderCoordinates(st);
+  renderPromotion(st);
   renderStatus();
   renderThought(st);
   renderLog(st);
   $("undo").disabled = ui.busy;
+}
+
+// Coordinates beside the board for the games drawn without them on the
+// squares: ranks on the left, files below.
+function renderCoordinates(st) {
+  const b = st.board;
+  const ranks = $("ranks");
+  const files = $("files");
+  ranks.innerHTML = "";
+  files.innerHTML = "";
+  const outside = b.input !== "from-to";
+  ranks.hidden = !outside;
+  files.hidden = !outside;
+  if (!outside) return;
+  ranks.className = "coords ranks " + st.game;
+  files.className = "coords files " + st.game;
+  for (let i = 0; i < b.height; i++) {
+    const [r] = model(i, 0, b);
+    const d = document.createElement("div");
+    d.textContent = b.ranks[r];
+    ranks.appendChild(d);
+  }
+  for (let j = 0; j < b.width; j++) {
+    const [, c] = model(0, j, b);
+    const d = document.createElement("div");
+    d.textContent = b.files[c];
+    files.appendChild(d);
+  }
+}
+
+// The promotion choice shows the mover's pieces.
+function renderPromotion(st) {
+  const promo = $("promotion");
+  promo.classList.remove("white", "black");
+  if (st.board.input === "from-to") promo.classList.add(chessMover(st.board));
 }
 
 function addLabel(cell, kind, text) {
@@ -321,48 +446,131 @@ function addLabel(cell, kind, text) {
   cell.appendChild(l);
 }
 
+function canMove() {
+  const st = ui.state;
+  return st && !ui.busy && st.status === "ongoing" && st.to_move === "human";
+}
+
 function onCell(name, column) {
   const st = ui.state;
-  if (!st || ui.busy || st.status !== "ongoing" || st.to_move !== "human") return;
-  const input = st.board.input;
-  if (input === "cell") {
+  if (!canMove()) return;
+  if (st.board.input === "cell") {
     if (st.legal.includes(name)) sendMove(name);
-    return;
-  }
-  if (input === "column") {
+  } else if (st.board.input === "column") {
     if (st.legal.includes(column)) sendMove(column);
-    return;
   }
-  // Chess: select a piece, then a destination.
-  if (ui.selected) {
-    const moves = st.legal.filter((m) => m.startsWith(ui.selected) && m.slice(2, 4) === name);
-    if (moves.length === 1) return sendMove(moves[0]);
-    if (moves.length > 1) {
-      ui.pending = moves;
-      $("promotion").hidden = false;
-      return;
-    }
+}
+
+// Chess: destination square -> the legal moves there of the selected piece.
+function chessTargets(st) {
+  const targets = new Map();
+  if (st.board.input !== "from-to" || !ui.selected) return targets;
+  for (const m of st.legal) if (m.startsWith(ui.selected)) {
+    const to = m.slice(2, 4);
+    if (!targets.has(to)) targets.set(to, []);
+    targets.get(to).push(m);
   }
-  ui.selected = st.legal.some((m) => m.startsWith(name)) && ui.selected !== name ? name : null;
+  return targets;
+}
+
+// Chess: moves the selected piece to `name` if it can go there (asking for
+// the promotion piece when there is a choice); returns whether it did.
+function moveSelectedTo(name) {
+  const moves = chessTargets(ui.state).get(name) || [];
+  if (moves.length === 1) {
+    sendMove(moves[0]);
+    return true;
+  }
+  if (moves.length > 1) {
+    ui.pending = moves;
+    $("promotion").hidden = false;
+    return true;
+  }
+  return false;
+}
+
+function select(name) {
+  const st = ui.state;
+  ui.selected = st.legal.some((m) => m.startsWith(name)) ? name : null;
   ui.pending = null;
   $("promotion").hidden = true;
   render();
 }
 
-function formatValue(v) {
-  if (v === null || v === undefined) return "–";
-  if (v >= WIN) return `winning (${v.toFixed(0)})`;
-  if (v <= -WIN) return `losing (${v.toFixed(0)})`;
-  return (v > 0 ? "+" : "") + (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2));
+function squareAt(x, y) {
+  const el = document.elementFromPoint(x, y);
+  const cell = el && el.closest("#board .cell");
+  return cell ? cell.dataset.cell : null;
+}
+
+// Chess input, click-click or drag and drop, through pointer events: a
+// press on a movable piece selects it (and starts a drag), a press on a
+// highlighted square moves the selected piece there, a release over
+// another square than the origin drops the dragged piece there.
+function onPointerDown(ev) {
+  const st = ui.state;
+  if (!st || st.board.input !== "from-to" || !canMove() || ev.button !== 0) return;
+  const name = squareAt(ev.clientX, ev.clientY);
+  if (!name) return;
+  ev.preventDefault();
+  if (ui.selected && ui.selected !== name && moveSelectedTo(name)) return;
+  if (ui.selected === name) {
+    ui.drag = { from: name, ghost: null, moved: false, deselect: true };
+    return;
+  }
+  select(name);
+  if (!ui.selected) return;
+  const piece = document.querySelector(`#board .cell[data-cell='${name}'] .piece`);
+  ui.drag = { from: name, ghost: null, moved: false, deselect: false, piece };
+}
+
+function onPointerMove(ev) {
+  const d = ui.drag;
+  if (!d || !d.piece) return;
+  if (!d.ghost) {
+    d.ghost = d.piece.cloneNode(true);
+    d.ghost.classList.add("ghost");
+    document.body.appendChild(d.ghost);
+    d.piece.classList.add("dragging");
+  }
+  d.moved = true;
+  d.ghost.style.left = `${ev.clientX}px`;
+  d.ghost.style.top = `${ev.clientY}px`;
+}
+
+function onPointerUp(ev) {
+  const d = ui.drag;
+  if (!d) return;
+  ui.drag = null;
+  if (d.ghost) d.ghost.remove();
+  if (d.piece) d.piece.classList.remove("dragging");
+  const name = squareAt(ev.clientX, ev.clientY);
+  if (name && name !== d.from && moveSelectedTo(name)) return;
+  // A click on the selected piece again puts it down.
+  if (name === d.from && d.deselect && !d.moved) {
+    ui.selected = null;
+    render();
+  }
+}
+
+function valueText(r) {
+  if (!r.value_display) return "–";
+  let text = r.value_display;
+  // A drawn move worse than the best one: say what the move played is worth.
+  if (r.move_value_display && r.move_value !== null && r.value !== null && Math.abs(r.move_value - r.value) > 1e-9) {
+    text += ` (best move); the move played: ${r.move_value_display}`;
+  }
+  return text + " (engine's side)";
 }
 
 function renderThought(st) {
   const r = st.reply;
-  $("reply-move").textContent = r ? r.move : "–";
-  $("reply-value").textContent = r ? formatValue(r.value) + " (engine's side)" : "–";
-  $("reply-pv").textContent = r && r.pv.length ? r.pv.join(" ") : "–";
-  $("reply-nodes").textContent = r ? r.nodes.toLocaleString("en") : "–";
-  $("reply-depth").textContent = r ? String(r.depth) : "–";
+  const searched = r && (r.nodes > 0 || r.depth > 0);
+  $("reply-move").textContent = r ? r.move_display : "–";
+  $("reply-value").textContent = r ? valueText(r) : "–";
+  $("reply-pv").textContent = r && r.pv_display.length ? r.pv_display.join(" ") : "–";
+  $("reply-nodes").textContent = !r ? "–" : searched ? r.nodes.toLocaleString("en") : "no search (it picks from a model)";
+  $("reply-depth").textContent = searched ? String(r.depth) : "–";
   $("reply-ms").textContent = r ? `${r.ms.toFixed(1)} ms` : "–";
   $("reply-note").textContent = r && r.note ? r.note : "";
   const ol = $("distribution");
@@ -371,7 +579,7 @@ function renderThought(st) {
   for (const d of r.distribution.slice(0, 12)) {
     const li = document.createElement("li");
     const m = document.createElement("span");
-    m.textContent = d.move;
+    m.textContent = d.display;
     const bar = document.createElement("div");
     bar.className = "bar";
     bar.style.width = `${Math.max(1, 100 * d.p)}%`;
@@ -387,22 +595,66 @@ function renderThought(st) {
   }
 }
 
+// The log: chess in SAN, numbered by full move (White's and Black's moves
+// side by side); the other games numbered by move.
 function renderLog(st) {
-  $("engine-spec").textContent = `Engine: ${st.spec}` + (st.spec !== st.opponent ? ` (asked: ${st.opponent})` : "") + `, seed ${st.seed}`
+  $("engine-spec").textContent = `Engine: ${st.spec}` + (st.spec !== st.opponent ? ` (asked: ${st.opponent})` : "")
     + (st.memory ? `; it learns from your moves (${st.memory.games} earlier game${st.memory.games === 1 ? "" : "s"})` : "");
-  const ol = $("log");
-  ol.innerHTML = "";
+  $("seed-shown").textContent = st.seed;
+  $("notice").textContent = ui.notice;
+  $("notice").hidden = !ui.notice;
+  const log = $("log");
+  log.innerHTML = "";
+  log.className = "log " + (st.board.input === "from-to" ? "chess" : "plain");
   // Sides alternate: the last move was made by the side not to move now.
   const n = st.moves.length;
   const humanToMove = st.to_move === "human";
-  st.moves.forEach((m, k) => {
-    const byHuman = (n - 1 - k) % 2 === 0 ? !humanToMove : humanToMove;
-    const li = document.createElement("li");
-    li.textContent = m;
-    li.className = byHuman ? "human" : "engine";
-    ol.appendChild(li);
-  });
-  ol.scrollTop = ol.scrollHeight;
+  const byHuman = (k) => ((n - 1 - k) % 2 === 0 ? !humanToMove : humanToMove);
+  const moveSpan = (k) => {
+    const s = document.createElement("span");
+    s.className = "move " + (byHuman(k) ? "human" : "engine");
+    s.textContent = st.moves_display[k];
+    return s;
+  };
+  const num = (text) => {
+    const s = document.createElement("span");
+    s.className = "num";
+    s.textContent = text;
+    return s;
+  };
+  if (st.board.input === "from-to") {
+    const fen = (st.start_fen || "").split(" ");
+    let number = parseInt(fen[5], 10) || 1;
+    let k = 0;
+    let row = null;
+    if (fen[1] === "b" && n > 0) {
+      row = document.createElement("div");
+      row.className = "row";
+      const blank = document.createElement("span");
+      blank.className = "move blank";
+      blank.textContent = "…";
+      row.append(num(`${number}.`), blank, moveSpan(0));
+      log.appendChild(row);
+      number += 1;
+      k = 1;
+    }
+    for (; k < n; k += 2) {
+      row = document.createElement("div");
+      row.className = "row";
+      row.append(num(`${number}.`), moveSpan(k));
+      if (k + 1 < n) row.appendChild(moveSpan(k + 1));
+      log.appendChild(row);
+      number += 1;
+    }
+  } else {
+    for (let k = 0; k < n; k++) {
+      const row = document.createElement("div");
+      row.className = "row";
+      row.append(num(`${k + 1}.`), moveSpan(k));
+      log.appendChild(row);
+    }
+  }
+  log.scrollTop = log.scrollHeight;
 }
 
 function choosePromotion(letter) {
@@ -425,8 +677,6 @@ async function resume(id) {
     const st = await api("GET", `/api/games/${id}`);
     $("game-select").value = st.game;
     fillPresets();
-    $("opponent").value = st.opponent;
-    syncPreset();
     $("side").value = st.human;
     ui.flipped = st.game === "chess" && st.human === "second";
     setState(st);
@@ -445,13 +695,20 @@ async function start() {
   }
   fillPresets();
   $("game-select").addEventListener("change", () => { fillPresets(); newGame(); });
-  $("preset").addEventListener("change", () => { if ($("preset").value) $("opponent").value = $("preset").value; });
-  $("opponent").addEventListener("input", syncPreset);
+  $("preset").addEventListener("change", () => {
+    if ($("preset").value) {
+      $("opponent").value = $("preset").value;
+      changeOpponent();
+    }
+  });
+  $("opponent").addEventListener("input", () => { syncPreset(); renderOpponentHint(); });
+  $("opponent").addEventListener("keydown", (ev) => { if (ev.key === "Enter") changeOpponent(); });
   $("new-game").addEventListener("click", () => newGame());
   $("undo").addEventListener("click", undo);
   $("flip").addEventListener("click", () => { ui.flipped = !ui.flipped; render(); });
   $("export").addEventListener("click", exportGame);
   $("show-heat").addEventListener("change", render);
+  $("use-seed").addEventListener("click", () => { if (ui.state) $("seed").value = ui.state.seed; });
   $("import").addEventListener("click", () => {
     const extra = {};
     const fen = $("import-fen").value.trim();
@@ -463,6 +720,9 @@ async function start() {
   for (const b of document.querySelectorAll("#promotion button")) {
     b.addEventListener("click", () => choosePromotion(b.dataset.promo));
   }
+  $("board").addEventListener("pointerdown", onPointerDown);
+  document.addEventListener("pointermove", onPointerMove);
+  document.addEventListener("pointerup", onPointerUp);
   const id = location.hash.slice(1);
   if (!(id && await resume(id))) await newGame();
 }

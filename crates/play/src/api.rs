@@ -211,10 +211,29 @@ struct NewGame {
     position: Option<String>,
     /// Moves to play first (from `position` or the start).
     moves: Option<String>,
-    seed: Option<u64>,
+    /// The session's seed: a string of decimal digits (as the state shows
+    /// it), or a JSON number (exact in JavaScript only up to 2^53).
+    seed: Option<serde_json::Value>,
     /// The id of the previous game of a series: a learning opponent
     /// (`online`, `adaptive`) carries over what it learnt there.
     after: Option<String>,
+}
+
+/// A request's seed: a whole number from 0 to 2^64 − 1, as a string of
+/// digits or a JSON number (400 otherwise).
+fn parse_seed(v: &serde_json::Value) -> Result<u64, ApiError> {
+    let parsed = match v {
+        serde_json::Value::String(s) => s.trim().parse::<u64>().ok(),
+        serde_json::Value::Number(n) => n.as_u64(),
+        _ => None,
+    };
+    parsed.ok_or_else(|| {
+        ApiError::BadRequest(format!(
+            "\"seed\" must be a whole number from 0 to {}, best given as a string of digits, not {}",
+            u64::MAX,
+            shorten(&v.to_string())
+        ))
+    })
 }
 
 /// `POST /api/games/{id}/moves`.
@@ -238,7 +257,10 @@ async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>
         None => app.catalog.default_opponent(&req.game).unwrap_or_else(|| "random".into()),
     };
     let spec = app.catalog.budgeted(&req.game, &opponent)?;
-    let seed = req.seed.unwrap_or_else(|| app.next_seed());
+    let seed = match &req.seed {
+        None | Some(serde_json::Value::Null) => app.next_seed(),
+        Some(v) => parse_seed(v)?,
+    };
     // A series: the previous game's learning opponent, if it had one.
     let carried = match &req.after {
         None => None,

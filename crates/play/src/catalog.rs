@@ -67,8 +67,16 @@ pub struct GameInfo {
     pub name: &'static str,
     /// The display name.
     pub title: &'static str,
-    /// The dial's range `[low, high]` when the game is calibrated.
+    /// The dial's range `[low, high]` offered when the game is calibrated:
+    /// the calibrated range cut at 0 (no negative Elo is offered; `elo:0`
+    /// is then the weakest setting), rounded inwards to whole ratings.
     pub dial: Option<[f64; 2]>,
+    /// The scale of the dial's ratings, named for a player (`Elo on
+    /// Stockfish's scale`).
+    pub scale: Option<String>,
+    /// The ratings `human:X` takes (a Lichess rating), where the game has
+    /// a human model (chess).
+    pub human: Option<[f64; 2]>,
     /// The default opponent.
     pub default: String,
     /// The menu of opponents.
@@ -99,17 +107,43 @@ impl std::fmt::Debug for Catalog {
 }
 
 /// Ratings for the dial's menu: spread over its range, with 800 and 1800
-/// when inside it, rounded to 50.
+/// when inside it, rounded to 50 (never `-0`).
 fn dial_levels(low: f64, high: f64) -> Vec<f64> {
     let mut v: Vec<f64> = [0.1, 0.3, 0.5, 0.7, 0.9]
         .iter()
-        .map(|f| ((low + f * (high - low)) / 50.0).round() * 50.0)
+        .map(|f| ((low + f * (high - low)) / 50.0).round() * 50.0 + 0.0)
         .chain([800.0, 1800.0])
         .filter(|&x| x >= low && x <= high)
         .collect();
     v.sort_by(f64::total_cmp);
     v.dedup();
     v
+}
+
+/// The range of the dial offered to a player: `[low, high]` cut at 0 and
+/// rounded inwards to whole ratings (`None` if nothing of it is at or
+/// above 0).
+fn offered(low: f64, high: f64) -> Option<(f64, f64)> {
+    let (low, high) = (low.max(0.0).ceil(), high.floor());
+    (low <= high).then_some((low, high))
+}
+
+/// The name of a calibration's scale, from its anchor: `Stockfish UCI_Elo`
+/// (chess) is Elo on Stockfish's scale, `random = 0` (the small games) Elo
+/// with random play at 0.
+fn scale_name(anchor: &str) -> String {
+    if anchor.contains("Stockfish") {
+        "Elo on Stockfish's scale".to_string()
+    } else if anchor.trim_start().starts_with("random") {
+        "Elo with random play at 0".to_string()
+    } else {
+        format!("Elo anchored at {anchor}")
+    }
+}
+
+/// A rating as a label shows it: a whole number, or `below 0`.
+fn rating_label(rating: f64) -> String {
+    if rating < 0.0 { "below 0".to_string() } else { format!("{rating:.0}") }
 }
 
 /// One Boltzmann rung per calibrated curve (the one with the median θ),
@@ -127,7 +161,10 @@ fn boltzmann_presets(c: &Calibration) -> Vec<Preset> {
                 .filter(|r| r.curve.as_deref() == Some(curve) && r.theta.is_some_and(|t| t.is_finite() && t > 0.0))
                 .collect();
             let r = rungs.get(rungs.len() / 2)?;
-            Some(Preset { spec: r.spec.clone(), label: format!("Boltzmann {} (rated {:.0})", r.spec, r.rating) })
+            Some(Preset {
+                spec: r.spec.clone(),
+                label: format!("Boltzmann {} (rated {})", r.spec, rating_label(r.rating)),
+            })
         })
         .collect()
 }
@@ -142,10 +179,13 @@ fn info(
     let calibration = Some(registry::game(name)?.calibration()?);
     let dial = match &calibration {
         Some(c) => {
-            Some(Dial::new(c.clone()).map_err(|source| RegistryError::Dial { game: name.to_string(), source })?.range())
+            let (low, high) =
+                Dial::new(c.clone()).map_err(|source| RegistryError::Dial { game: name.to_string(), source })?.range();
+            offered(low, high)
         }
         None => None,
     };
+    let scale = calibration.as_ref().filter(|_| dial.is_some()).map(|c| scale_name(&c.anchor));
     let mut presets = Vec::new();
     if let Some((low, high)) = dial {
         for x in dial_levels(low, high) {
@@ -163,9 +203,10 @@ fn info(
         label: format!("Rminimax θ = 0.5, depth {rminimax_depth}"),
     });
     // Human-like players, where the game has them (chess).
-    if kinds.iter().any(|k| k.0.starts_with("human:")) {
+    let human = kinds.iter().any(|k| k.0.starts_with("human:")).then_some(games_chess::human::RATING_RANGE);
+    if human.is_some() {
         for x in [1000, 1500, 2000] {
-            presets.push(Preset { spec: format!("human:{x}"), label: format!("plays like a Lichess {x}") });
+            presets.push(Preset { spec: format!("human:{x}"), label: format!("human model, Lichess rating {x}") });
         }
     }
     presets.push(Preset { spec: "random".into(), label: "random legal moves".into() });
@@ -173,7 +214,16 @@ fn info(
     let levels = presets.iter().filter(|p| p.spec.starts_with("elo:")).count();
     let default = presets[levels / 2].spec.clone();
     let kinds = kinds.into_iter().filter(|k| !k.0.starts_with("uci")).collect();
-    Ok(GameInfo { name, title, dial: dial.map(|(a, b)| [a, b]), default, presets, kinds })
+    Ok(GameInfo {
+        name,
+        title,
+        dial: dial.map(|(a, b)| [a, b]),
+        scale,
+        human: human.map(|(a, b)| [a, b]),
+        default,
+        presets,
+        kinds,
+    })
 }
 
 impl Catalog {
@@ -208,6 +258,9 @@ impl Catalog {
         let spec: AgentSpec =
             text.parse().map_err(|e: strength::spec::SpecError| ApiError::Unprocessable(e.to_string()))?;
         let kind = spec.kind();
+        if kind == "elo" {
+            self.check_elo(game, text, spec.argument())?;
+        }
         if kind == "uci" {
             return Err(ApiError::Unprocessable(
                 "uci: engines are not offered by the web app (the spec would name a program to run)".into(),
@@ -242,6 +295,27 @@ impl Catalog {
             return Ok(spec.to_string());
         }
         capped(spec, text, "nodes", self.max_nodes, "nodes a move")
+    }
+
+    /// Refuses, in words, an `elo:X` outside the range the page offers
+    /// (422); a rating that is not a number is left for the dial to refuse.
+    fn check_elo(&self, game: &str, text: &str, rating: Option<&str>) -> Result<(), ApiError> {
+        let Some(info) = self.infos.iter().find(|i| i.name == game) else { return Err(unknown_game(game)) };
+        let Some(elo) = rating.and_then(|r| r.trim().parse::<f64>().ok()) else { return Ok(()) };
+        let scale = info.scale.as_deref().unwrap_or("Elo");
+        match info.dial {
+            None => Err(ApiError::Unprocessable(format!(
+                "{}: {} has no calibration, so no strength dial: choose another opponent",
+                crate::api::shorten(text),
+                info.title
+            ))),
+            Some([low, high]) if !(low..=high).contains(&elo) => Err(ApiError::Unprocessable(format!(
+                "{}: the strength dial of {} goes from {low:.0} to {high:.0} ({scale}); choose a rating in that range",
+                crate::api::shorten(text),
+                info.title
+            ))),
+            Some(_) => Ok(()),
+        }
     }
 
     /// A new session of `game` (422 for an unknown game, a bad spec, a bad
@@ -378,6 +452,40 @@ mod tests {
                 r.create(info.name, setup).unwrap();
             }
         }
+    }
+
+    #[test]
+    fn ratings_are_offered_from_0_on_a_named_scale() {
+        assert_eq!(offered(-656.4, 1473.6), Some((0.0, 1473.0)));
+        assert_eq!(offered(12.2, 900.0), Some((13.0, 900.0)));
+        assert_eq!(offered(-50.0, -10.0), None);
+        assert_eq!(scale_name("Stockfish UCI_Elo"), "Elo on Stockfish's scale");
+        assert_eq!(scale_name("random = 0"), "Elo with random play at 0");
+        assert_eq!(rating_label(-135.2), "below 0");
+        assert_eq!(rating_label(402.4), "402");
+        // -10 rounds to 0, never -0.
+        assert!(dial_levels(-40.0, 60.0).iter().any(|&x| x == 0.0 && x.is_sign_positive()));
+        let r = Catalog::load(1000, 50).unwrap();
+        for info in &r.infos {
+            let [low, high] = info.dial.unwrap();
+            assert!(low >= 0.0 && low < high, "{}", info.name);
+            assert!(info.scale.is_some());
+            for p in &info.presets {
+                assert!(!p.label.contains(" -") && !p.label.contains("rated -"), "{}", p.label);
+                if let Some(x) = p.spec.strip_prefix("elo:") {
+                    assert!(x.parse::<f64>().unwrap() >= 0.0 && !x.starts_with('-'), "{}", p.spec);
+                }
+            }
+            // Outside the offered range: refused in words.
+            let e = r.budgeted(info.name, &format!("elo:{}", high + 1.0)).unwrap_err().to_string();
+            assert!(e.contains(&format!("goes from {low:.0} to {high:.0}")) && !e.contains("..="), "{e}");
+            assert!(r.budgeted(info.name, "elo:-1").is_err());
+            assert!(r.budgeted(info.name, &format!("elo:{low}")).is_ok());
+        }
+        let chess = r.infos.iter().find(|i| i.name == "chess").unwrap();
+        assert_eq!(chess.scale.as_deref(), Some("Elo on Stockfish's scale"));
+        assert_eq!(chess.human, Some([600.0, 2400.0]));
+        assert!(chess.presets.iter().any(|p| p.label == "human model, Lichess rating 1500"));
     }
 
     #[test]

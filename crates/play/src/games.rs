@@ -5,6 +5,7 @@
 use games_chess::ChessGame;
 use games_chess::shakmaty::san::SanPlus;
 use games_chess::shakmaty::{Color, Position, Square};
+use games_chess::uci::{Score, mate_or_cp};
 use games_small::{Connect4, Gobang, TicTacToe};
 use search_core::{Game, Outcome, Player, Status};
 use serde::Serialize;
@@ -85,6 +86,44 @@ where
     }
     /// How a game is won, for [`end_detail`](UiGame::end_detail).
     const WIN_TEXT: &'static str;
+    /// How many marks in a row win (the line [`winning_line`](UiGame::winning_line)
+    /// looks for); 0 for a game not won by a line.
+    const IN_A_ROW: usize;
+    /// A move as the page shows it to a player: the game's notation, SAN in
+    /// chess (`Nf3`, `exd8=Q+`).
+    fn shown_move(&self, mv: Self::Move) -> String {
+        self.move_string(mv)
+    }
+    /// The cells a move changes, to mark the last move: by default every
+    /// cell whose content differs between the board before and after it
+    /// (the cell a disc falls to in connect-4); chess: origin and
+    /// destination.
+    fn move_cells(&self, mv: Self::Move) -> Vec<String> {
+        let mut after = self.clone();
+        after.play(mv);
+        changed_cells(&self.board(), &after.board())
+    }
+    /// The cells of the line that won the game (empty while it goes on, for
+    /// a draw, and in chess).
+    fn winning_line(&self) -> Vec<String> {
+        match self.status() {
+            Status::Over(Outcome::Win(p)) if Self::IN_A_ROW > 0 => {
+                line_of(&self.board(), &mark(Some(p)), Self::IN_A_ROW)
+            }
+            _ => Vec::new(),
+        }
+    }
+    /// A value (for the side that moved, in the evaluator's units) in words
+    /// a player reads: a forced win or loss as such, else the number.
+    fn value_text(value: f64) -> String {
+        match mate_or_cp(value) {
+            Score::Mate(n) if n > 0 => format!("a forced win in {n} move{}", plural(n)),
+            Score::Mate(n) if n < 0 => format!("a forced loss in {} move{}", -n, plural(-n)),
+            Score::Mate(_) => "lost".to_string(),
+            Score::Cp(_) if value.abs() >= 100.0 => format!("{value:+.0}"),
+            Score::Cp(_) => format!("{value:+.2}"),
+        }
+    }
     /// The export of a game played from `start`: `(format, text)`.
     fn export(start: &Self, moves: &[Self::Move], header: &ExportHeader<'_>) -> (&'static str, String) {
         let _ = header;
@@ -114,6 +153,54 @@ pub(crate) fn move_line<G: Game>(start: &G, moves: &[G::Move]) -> String {
     out.join(" ")
 }
 
+fn plural(n: i64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// The names of the cells (file label then rank label) whose contents
+/// differ between two boards of the same size.
+fn changed_cells(before: &Board, after: &Board) -> Vec<String> {
+    let mut out = Vec::new();
+    for (r, (a, b)) in before.rows.iter().zip(&after.rows).enumerate() {
+        for (c, (x, y)) in a.iter().zip(b).enumerate() {
+            if x != y {
+                out.push(format!("{}{}", after.files[c], after.ranks[r]));
+            }
+        }
+    }
+    out
+}
+
+/// Every cell in a run of at least `k` cells holding `mark` (across, down
+/// or diagonally), by name.
+fn line_of(board: &Board, mark: &str, k: usize) -> Vec<String> {
+    let (w, h) = (board.width as isize, board.height as isize);
+    let at =
+        |r: isize, c: isize| (0..h).contains(&r) && (0..w).contains(&c) && board.rows[r as usize][c as usize] == mark;
+    let mut out: Vec<String> = Vec::new();
+    for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+        for r in 0..h {
+            for c in 0..w {
+                // Runs are walked from their first cell only.
+                if !at(r, c) || at(r - dr, c - dc) {
+                    continue;
+                }
+                let n = (0..).take_while(|&i| at(r + i * dr, c + i * dc)).count() as isize;
+                if n as usize >= k {
+                    for i in 0..n {
+                        let (rr, cc) = ((r + i * dr) as usize, (c + i * dc) as usize);
+                        let name = format!("{}{}", board.files[cc], board.ranks[rr]);
+                        if !out.contains(&name) {
+                            out.push(name);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 fn mark(p: Option<Player>) -> String {
     match p {
         Some(Player::First) => "X".into(),
@@ -129,6 +216,7 @@ fn labels(iter: impl Iterator<Item = String>) -> Vec<String> {
 impl UiGame for TicTacToe {
     const NAME: &'static str = "tictactoe";
     const WIN_TEXT: &'static str = "three in a row";
+    const IN_A_ROW: usize = 3;
 
     fn start() -> Self {
         TicTacToe::default()
@@ -152,6 +240,7 @@ impl UiGame for TicTacToe {
 impl UiGame for Connect4 {
     const NAME: &'static str = "connect4";
     const WIN_TEXT: &'static str = "four in a row";
+    const IN_A_ROW: usize = 4;
 
     fn start() -> Self {
         Connect4::standard()
@@ -178,6 +267,7 @@ impl UiGame for Connect4 {
 impl UiGame for Gobang {
     const NAME: &'static str = "gobang";
     const WIN_TEXT: &'static str = "five in a row";
+    const IN_A_ROW: usize = 5;
 
     fn start() -> Self {
         Gobang::default()
@@ -214,6 +304,28 @@ impl UiGame for Gobang {
 impl UiGame for ChessGame {
     const NAME: &'static str = "chess";
     const WIN_TEXT: &'static str = "checkmate";
+    const IN_A_ROW: usize = 0;
+
+    fn shown_move(&self, mv: Self::Move) -> String {
+        SanPlus::from_move(self.position().clone(), mv).to_string()
+    }
+
+    /// Origin and destination, from the UCI form (`e1g1` for castling).
+    fn move_cells(&self, mv: Self::Move) -> Vec<String> {
+        let uci = self.move_string(mv);
+        [uci.get(0..2), uci.get(2..4)].into_iter().flatten().map(str::to_string).collect()
+    }
+
+    /// Pawns: centipawns shown in pawns (`+0.14`); a forced mate as
+    /// `mate in N` (the engine mates) or `mated in N`.
+    fn value_text(value: f64) -> String {
+        match mate_or_cp(value) {
+            Score::Mate(n) if n > 0 => format!("mate in {n}"),
+            Score::Mate(n) if n < 0 => format!("mated in {}", -n),
+            Score::Mate(_) => "mated".to_string(),
+            Score::Cp(cp) => format!("{:+.2}", cp as f64 / 100.0),
+        }
+    }
 
     fn start() -> Self {
         ChessGame::startpos()
@@ -359,6 +471,61 @@ mod tests {
         assert_eq!(moves.len(), 224);
         assert!(moves.contains(&g.parse_move("o15").unwrap()));
         assert_eq!(Connect4::start().human_moves().len(), 7);
+    }
+
+    #[test]
+    fn the_last_move_and_the_winning_line_are_found() {
+        // Connect-4: the disc lands at the bottom of column 4, then above it.
+        let mut g = Connect4::start();
+        let four = g.parse_move("4").unwrap();
+        assert_eq!(g.move_cells(four), ["41"]);
+        g.play(four);
+        assert_eq!(g.move_cells(four), ["42"]);
+        for m in ["3", "4", "3", "4", "3"] {
+            g.play_str(m).unwrap();
+        }
+        assert!(g.winning_line().is_empty(), "no win yet");
+        g.play_str("4").unwrap();
+        let mut line = g.winning_line();
+        line.sort();
+        assert_eq!(line, ["41", "42", "43", "44"]);
+        // Tic-tac-toe: a diagonal, and no line in a draw.
+        let mut t = TicTacToe::start();
+        for m in ["a1", "a2", "b2", "a3", "c3"] {
+            t.play_str(m).unwrap();
+        }
+        let mut line = t.winning_line();
+        line.sort();
+        assert_eq!(line, ["a1", "b2", "c3"]);
+        let mut d = TicTacToe::start();
+        for m in ["a1", "b2", "c3", "b1", "b3", "a3", "c1", "c2", "a2"] {
+            d.play_str(m).unwrap();
+        }
+        assert_eq!(d.status(), Status::Over(Outcome::Draw));
+        assert!(d.winning_line().is_empty());
+        // Chess: origin and destination, the king's for castling; SAN.
+        let mut c = ChessGame::startpos();
+        for m in ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"] {
+            c.play_str(m).unwrap();
+        }
+        let castle = c.parse_move("e1g1").unwrap();
+        assert_eq!(c.move_cells(castle), ["e1", "g1"]);
+        assert_eq!(c.shown_move(castle), "O-O");
+        assert_eq!(c.shown_move(c.parse_move("f3g5").unwrap()), "Ng5");
+        assert!(c.winning_line().is_empty());
+    }
+
+    #[test]
+    fn values_read_as_a_player_reads_them() {
+        use search_core::WIN_SCORE;
+        assert_eq!(ChessGame::value_text(14.0), "+0.14");
+        assert_eq!(ChessGame::value_text(-250.0), "-2.50");
+        assert_eq!(ChessGame::value_text(WIN_SCORE - 5.0), "mate in 3");
+        assert_eq!(ChessGame::value_text(-(WIN_SCORE - 2.0)), "mated in 1");
+        assert_eq!(Connect4::value_text(WIN_SCORE - 1.0), "a forced win in 1 move");
+        assert_eq!(Connect4::value_text(-(WIN_SCORE - 4.0)), "a forced loss in 2 moves");
+        assert_eq!(Connect4::value_text(-17.0), "-17.00");
+        assert_eq!(Gobang::value_text(1234.0), "+1234");
     }
 
     #[test]

@@ -134,6 +134,7 @@ pub fn run(config: Config, host: &str, port: u16) -> Result<(), Box<dyn std::err
         .parse()
         .or_else(|_| format!("[{host}]:{port}").parse())
         .map_err(|_| format!("bad address {host}:{port}"))?;
+    println!("play: loading the games, their rosters and calibrations…");
     let app = App::new(config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {

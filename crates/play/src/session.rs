@@ -37,6 +37,19 @@ pub struct Reply {
     pub depth: u32,
     /// Wall-clock time of the choice, in milliseconds.
     pub ms: f64,
+    /// The move as the page shows it (SAN in chess).
+    pub move_display: String,
+    /// The principal variation as the page shows it.
+    pub pv_display: Vec<String>,
+    /// [`value`](Reply::value) in words: a forced win or loss (`mate in 3`
+    /// in chess), pawns in chess (`+0.14`), else the number.
+    pub value_display: Option<String>,
+    /// The search's score of the move played, for the same side, when the
+    /// agent searched it: below [`value`](Reply::value) when a weak setting
+    /// drew a worse move than its best.
+    pub move_value: Option<f64>,
+    /// [`move_value`](Reply::move_value) in words.
+    pub move_value_display: Option<String>,
     /// Set when the engine could not choose (its search found no move
     /// within its budget) and a random legal move was played instead.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -49,8 +62,16 @@ pub struct MoveProbability {
     /// The move, in the game's notation.
     #[serde(rename = "move")]
     pub mv: String,
+    /// The move as the page shows it (SAN in chess).
+    pub display: String,
     /// Its probability.
     pub p: f64,
+}
+
+/// A 64-bit seed as a JSON string: JavaScript's numbers hold integers
+/// exactly only up to 2^53.
+fn seed_string<S: serde::Serializer>(seed: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(seed)
 }
 
 /// A session's state as the API shows it (without the session id).
@@ -60,8 +81,16 @@ pub(crate) struct StateView {
     pub(crate) opponent: String,
     pub(crate) spec: String,
     pub(crate) human: &'static str,
+    /// The session's seed, as a string of decimal digits.
+    #[serde(serialize_with = "seed_string")]
     pub(crate) seed: u64,
     pub(crate) moves: Vec<String>,
+    /// The moves as the page's log shows them (SAN in chess).
+    pub(crate) moves_display: Vec<String>,
+    /// The cells the last move changed (chess: its origin and destination).
+    pub(crate) last_cells: Vec<String>,
+    /// The cells of the winning line, once a game is won by one.
+    pub(crate) winning_line: Vec<String>,
     pub(crate) to_move: &'static str,
     pub(crate) status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -327,8 +356,14 @@ where
         };
         let mut g = self.start.clone();
         let mut moves = Vec::with_capacity(self.moves.len());
-        for &mv in &self.moves {
+        let mut moves_display = Vec::with_capacity(self.moves.len());
+        let mut last_cells = Vec::new();
+        for (k, &mv) in self.moves.iter().enumerate() {
             moves.push(g.move_string(mv));
+            moves_display.push(g.shown_move(mv));
+            if k + 1 == self.moves.len() {
+                last_cells = g.move_cells(mv);
+            }
             g.play(mv);
         }
         let legal = self.current.human_moves().into_iter().map(|m| self.current.move_string(m)).collect();
@@ -344,6 +379,9 @@ where
             seed: self.seed,
             last_move: moves.last().cloned(),
             moves,
+            moves_display,
+            last_cells,
+            winning_line: self.current.winning_line(),
             to_move: if self.side_to_move() == Some(self.human) { "human" } else { "engine" },
             status,
             detail: self.current.end_detail(),
@@ -444,6 +482,14 @@ enum Source<G: Game> {
     Kept(Kept<G>),
 }
 
+/// A move of `state` with its probability.
+fn probability<G: UiGame>(state: &G, mv: G::Move, p: f64) -> MoveProbability
+where
+    G::Move: Send + Sync,
+{
+    MoveProbability { mv: state.move_string(mv), display: state.shown_move(mv), p }
+}
+
 /// Runs the engine on `state`: takes the agent from `source` and asks it
 /// for an explained choice. Never fails and never panics: when the agent
 /// cannot choose, a random legal move is played and the reply says so.
@@ -476,30 +522,42 @@ where
             let t = c.thought;
             let mut distribution: Vec<MoveProbability> = t
                 .as_ref()
-                .map(|t| t.distribution.iter().map(|&(m, p)| MoveProbability { mv: state.move_string(m), p }).collect())
-                .unwrap_or_else(|| vec![MoveProbability { mv: state.move_string(c.mv), p: 1.0 }]);
+                .map(|t| t.distribution.iter().map(|&(m, p)| probability(state, m, p)).collect())
+                .unwrap_or_else(|| vec![probability(state, c.mv, 1.0)]);
             distribution.sort_by(|a, b| b.p.total_cmp(&a.p));
-            let mut pv = Vec::new();
+            let (mut pv, mut pv_display) = (Vec::new(), Vec::new());
             let mut g = state.clone();
             for &m in t.as_ref().map_or(&[][..], |t| &t.pv[..]) {
                 if !legal(&g).contains(&m) {
                     break;
                 }
                 pv.push(g.move_string(m));
+                pv_display.push(g.shown_move(m));
                 g.play(m);
             }
             if pv.first() != Some(&state.move_string(c.mv)) {
-                pv.clear();
-                pv.push(state.move_string(c.mv));
+                pv = vec![state.move_string(c.mv)];
+                pv_display = vec![state.shown_move(c.mv)];
             }
+            let value = t.as_ref().and_then(|t| t.value).filter(|v| v.is_finite());
+            let move_value = t
+                .as_ref()
+                .and_then(|t| t.scores.iter().find(|(m, _)| *m == c.mv))
+                .map(|&(_, v)| v)
+                .filter(|v| v.is_finite());
             let reply = Reply {
                 mv: state.move_string(c.mv),
-                value: t.as_ref().and_then(|t| t.value).filter(|v| v.is_finite()),
+                value,
                 pv,
                 distribution,
                 nodes: t.as_ref().map_or(0, |t| t.stats.nodes),
                 depth: t.as_ref().map_or(0, |t| t.stats.depth),
                 ms,
+                move_display: state.shown_move(c.mv),
+                pv_display,
+                value_display: value.map(G::value_text),
+                move_value,
+                move_value_display: move_value.map(G::value_text),
                 note: None,
             };
             (index, reply)
@@ -508,14 +566,20 @@ where
             let index = rng.random_range(0..moves.len().max(1));
             let mv = moves.get(index).map(|&m| state.move_string(m)).unwrap_or_default();
             let p = 1.0 / moves.len().max(1) as f64;
+            let shown = moves.get(index).map(|&m| state.shown_move(m)).unwrap_or_default();
             let reply = Reply {
                 mv: mv.clone(),
                 value: None,
                 pv: vec![mv],
-                distribution: moves.iter().map(|&m| MoveProbability { mv: state.move_string(m), p }).collect(),
+                distribution: moves.iter().map(|&m| probability(state, m, p)).collect(),
                 nodes: 0,
                 depth: 0,
                 ms,
+                move_display: shown.clone(),
+                pv_display: vec![shown],
+                value_display: None,
+                move_value: None,
+                move_value_display: None,
                 note: Some(format!("the engine gave no move ({why}): a random legal move was played")),
             };
             (index, reply)

@@ -458,6 +458,108 @@ async fn sessions_are_separate_and_seeded() {
     assert_eq!(lines[1], lines[2]);
 }
 
+/// Plays `moves` for the human (each followed by the engine's reply).
+async fn play_line(r: &Router, id: &str, moves: &[&str]) -> Value {
+    let mut s = Value::Null;
+    for mv in moves {
+        let (status, next) =
+            call(r, Method::POST, &format!("/api/games/{id}/moves"), Some(&json!({"move": mv}).to_string())).await;
+        assert_eq!(status, StatusCode::OK, "{mv}: {next}");
+        s = next;
+    }
+    s
+}
+
+#[tokio::test]
+async fn seeds_travel_as_strings_and_replay_the_game() {
+    let r = app();
+    // A seed beyond 2^53 (JavaScript's exact integers) comes back digit for digit.
+    let big = "9982343471990070328";
+    let body = json!({"game": "connect4", "opponent": "elo:800", "seed": big});
+    let v = create(&r, body.clone()).await;
+    assert_eq!(v["seed"], big);
+    let first = play_line(&r, v["id"].as_str().unwrap(), &["1", "1", "2"]).await;
+    // The same seed as a string or as a number, the same game.
+    let again = create(&r, body).await;
+    let second = play_line(&r, again["id"].as_str().unwrap(), &["1", "1", "2"]).await;
+    assert_eq!(first["moves"], second["moves"]);
+    let n = create(&r, json!({"game": "connect4", "opponent": "elo:800", "seed": 12345})).await;
+    assert_eq!(n["seed"], "12345");
+    // A server-chosen seed is a string too; replayed, it gives the same game.
+    let v = create(&r, json!({"game": "connect4", "opponent": "elo:800"})).await;
+    let seed = v["seed"].as_str().unwrap().to_string();
+    assert!(seed.parse::<u64>().is_ok(), "{seed}");
+    let a = play_line(&r, v["id"].as_str().unwrap(), &["4", "4"]).await;
+    let w = create(&r, json!({"game": "connect4", "opponent": "elo:800", "seed": seed})).await;
+    let b = play_line(&r, w["id"].as_str().unwrap(), &["4", "4"]).await;
+    assert_eq!(a["moves"], b["moves"]);
+    for bad in [json!(-1), json!(1.5), json!("18446744073709551616"), json!("seven"), json!([1])] {
+        let (status, e) = call(
+            &r,
+            Method::POST,
+            "/api/games",
+            Some(&json!({"game": "connect4", "opponent": "random", "seed": bad}).to_string()),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {e}");
+        assert!(error_of(&e).contains("\"seed\" must be a whole number"), "{e}");
+    }
+}
+
+/// A new opponent during a game: the page starts a session from the same
+/// start, moves and seed, and the game goes on against it.
+#[tokio::test]
+async fn a_game_goes_on_against_another_opponent() {
+    let r = app();
+    let v = create(&r, json!({"game": "chess", "opponent": "elo:1200", "seed": "7"})).await;
+    let s = play_line(&r, v["id"].as_str().unwrap(), &["e2e4"]).await;
+    let moves: Vec<&str> = s["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    let body = json!({"game": "chess", "opponent": "alphabeta:depth=2", "seed": s["seed"], "moves": moves.join(" "),
+                      "position": s["start_fen"]});
+    let w = create(&r, body).await;
+    assert_eq!(w["moves"], s["moves"]);
+    assert_eq!(w["seed"], "7");
+    let t = play_line(&r, w["id"].as_str().unwrap(), &["g1f3"]).await;
+    assert!(t["spec"].as_str().unwrap().starts_with("alphabeta:depth=2,"), "{t}");
+    assert_eq!(t["moves_display"][0], "e4");
+    assert_eq!(t["moves_display"][2], "Nf3");
+    assert_eq!(t["last_cells"].as_array().unwrap().len(), 2);
+    let reply = &t["reply"];
+    assert_eq!(reply["move_display"], t["moves_display"][3]);
+    let value = reply["value_display"].as_str().unwrap();
+    assert!(value.starts_with('+') || value.starts_with('-') || value.starts_with("mate"), "{value}");
+    assert_eq!(reply["pv_display"][0], reply["move_display"]);
+    // An Elo outside the dial, refused in words.
+    let (status, e) =
+        call(&r, Method::POST, "/api/games", Some(&json!({"game": "chess", "opponent": "elo:1500000"}).to_string()))
+            .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let e = error_of(&e);
+    assert!(e.contains("goes from 0 to") && e.contains("Elo on Stockfish's scale") && !e.contains("..="), "{e}");
+}
+
+#[tokio::test]
+async fn a_won_game_shows_its_line() {
+    let r = app();
+    // Tic-tac-toe against random play, the human on a1 b2 c3 while it can.
+    let v = create(&r, json!({"game": "tictactoe", "opponent": "random", "seed": "3"})).await;
+    let id = v["id"].as_str().unwrap().to_string();
+    let mut s = v;
+    while s["status"] == "ongoing" {
+        let legal: Vec<String> = s["legal"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().into()).collect();
+        let mv =
+            ["a1", "b2", "c3", "a3", "c1", "b1", "b3", "a2", "c2"].into_iter().find(|m| legal.iter().any(|l| l == m));
+        s = play_line(&r, &id, &[mv.unwrap()]).await;
+        assert_eq!(s["last_cells"].as_array().unwrap().len(), 1, "{s}");
+    }
+    let line = s["winning_line"].as_array().unwrap();
+    if s["status"] == "draw" {
+        assert!(line.is_empty());
+    } else {
+        assert_eq!(line.len(), 3, "{s}");
+    }
+}
+
 #[tokio::test]
 async fn chess_against_a_human_like_player() {
     let r = app();
