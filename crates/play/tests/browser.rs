@@ -462,7 +462,25 @@ async fn chess(c: &Client) -> TestResult {
     assert_eq!(log_row(c, 0).await?, ["1.", "Ra8#"]);
     check_marks(c, &st).await?;
     assert_eq!(strings(&st["last_cells"]), ["a1", "a8"]);
+    // And lost: from a move line in SAN, g4 dragged, and the engine mates.
+    set_field(c, "opponent", "alphabeta:depth=2").await?;
+    set_field(c, "import-fen", "").await?;
+    set_field(c, "import-moves", "1. f3 e5").await?;
+    c.find(Locator::Id("import")).await?.click().await?;
+    until("the imported line", Duration::from_secs(20), || async move {
+        Ok(game_state(c).await?["opponent"] == "alphabeta:depth=2" && moves_of(&game_state(c).await?).len() == 2)
+    })
+    .await?;
+    wait_moves(c, 2).await?;
+    drag(c, "g2", "g4").await?;
+    let st = wait_moves(c, 4).await?;
+    assert_eq!(text(c, "#status").await?, "The engine won (checkmate)");
+    assert_eq!(log_row(c, 1).await?, ["2.", "g4", "Qh4#"]);
+    assert_eq!(text(c, "#reply-value").await?, "mate in 1 (engine's side)");
+    assert_eq!(count(c, "#board .cell.check[data-cell='e1']").await?, 1);
+    check_marks(c, &st).await?;
     save_screenshot(c, "play-chess.png").await?;
+    set_field(c, "import-moves", "").await?;
     // A promotion chosen among the mover's pieces.
     set_field(c, "import-fen", "8/4P3/8/8/8/k7/8/4K3 w - - 0 1").await?;
     c.find(Locator::Id("import")).await?.click().await?;
