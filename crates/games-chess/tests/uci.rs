@@ -161,9 +161,13 @@ fn check_info(position: &ChessGame, line: &str, fields: &[&str]) {
             other => panic!("unknown info field {other:?} in {line}"),
         }
     }
-    for needed in ["depth", "score", "nodes", "nps", "time"] {
+    for needed in ["depth", "nodes", "nps", "time"] {
         assert!(seen.contains(&needed), "info line without {needed}: {line}");
     }
+    // A move chosen without a search (the human model, random play: no
+    // nodes) is reported without a score; a search's iteration has one.
+    let searched = fields.windows(2).any(|w| w[0] == "nodes" && w[1] != "0");
+    assert!(seen.contains(&"score") || !searched, "info line without score: {line}");
 }
 
 #[test]
@@ -333,4 +337,86 @@ fn allocation_failures_keep_the_old_table_and_the_engine_going() {
         assert!(t.elapsed() < Duration::from_secs(5), "kibitz did not quit");
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// The `min` and `max` of a `spin` option as `uci` declares it.
+fn spin_range(hello: &[String], name: &str) -> (i64, i64) {
+    let line = hello
+        .iter()
+        .find(|l| l.starts_with(&format!("option name {name} type spin ")))
+        .unwrap_or_else(|| panic!("no spin option {name} in {hello:?}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let after = |key: &str| -> i64 {
+        let i = words.iter().position(|w| *w == key).unwrap_or_else(|| panic!("no {key} in {line}"));
+        words[i + 1].parse().unwrap_or_else(|_| panic!("{key} in {line}"))
+    };
+    (after("min"), after("max"))
+}
+
+/// A GUI's session: it reads the ratings' ranges from `uci`, sends values
+/// inside and outside them, and expects nothing after a `setoption` but the
+/// `readyok` it asks for; the clamp is reported in the next search's output.
+#[test]
+fn a_gui_session_sets_both_ratings_alike() {
+    let mut k = Kibitz::start();
+    let game = ChessGame::startpos();
+    k.send("uci");
+    let hello = k.read_until(&game, Duration::from_secs(5), |l| l == "uciok");
+    let elo = spin_range(&hello, "UCI_Elo");
+    let human = spin_range(&hello, "HumanElo");
+    assert!(elo.0 >= 0 && elo.0 < elo.1, "no negative Elo is advertised: {elo:?}");
+    assert!(human.0 == 0 && human.1 > 0, "{human:?}");
+    let turn_on = ["setoption name UCI_LimitStrength value true", "setoption name HumanPick value mode"];
+    for ((option, (min, max)), on) in [("UCI_Elo", elo), ("HumanElo", human)].into_iter().zip(turn_on) {
+        k.send(on);
+        let middle = (min + max) / 2;
+        for (asked, clamped) in [(min, None), (middle, None), (max, None), (max + 100, Some(max)), (min - 1, Some(min))]
+        {
+            k.send(&format!("setoption name {option} value {asked}"));
+            assert_eq!(k.sync(&game), ["readyok"], "{option} {asked}: nothing before readyok");
+            k.send("position startpos");
+            let (_, lines) = k.go(&game, "go depth 1", Duration::from_secs(20));
+            let notes: Vec<&String> = lines.iter().filter(|l| l.contains(" is outside ")).collect();
+            match clamped {
+                None => assert!(notes.is_empty(), "{option} {asked}: {lines:?}"),
+                Some(used) => {
+                    assert_eq!(notes.len(), 1, "{option} {asked}: {lines:?}");
+                    assert!(notes[0].starts_with(&format!("info string {option} {asked} is outside ")), "{notes:?}");
+                    assert!(notes[0].ends_with(&format!("using {used}")), "{notes:?}");
+                }
+            }
+        }
+    }
+    // A HumanElo between 0 (off) and the model's lowest rating plays the
+    // lowest rating.
+    k.send("setoption name HumanElo value 1");
+    assert_eq!(k.sync(&game), ["readyok"]);
+    let (_, lines) = k.go(&game, "go depth 1", Duration::from_secs(20));
+    assert!(lines.iter().any(|l| l.starts_with("info string HumanElo 1 is outside")), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("playing like a Lichess player rated 600")), "{lines:?}");
+    k.send("quit");
+}
+
+/// The `kibitz` binary driven by python-chess (`tests/python_chess_ratings.py`):
+/// `UCI_Elo` and `HumanElo` set across their advertised ranges without a
+/// warning from python-chess. Skips, saying so, without python3 or the
+/// `chess` module.
+#[test]
+fn python_chess_sets_both_ratings_without_a_warning() {
+    let has_chess = Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_chess {
+        eprintln!("skipped: python3 with the python-chess module (pip install chess) is not available");
+        return;
+    }
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python_chess_ratings.py");
+    let out = Command::new("python3").arg(&script).arg(env!("CARGO_BIN_EXE_kibitz")).output().expect("run python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "python-chess session failed:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("ok: "), "{stdout}");
 }

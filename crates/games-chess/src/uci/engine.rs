@@ -60,6 +60,10 @@ pub struct Engine<W: Write + Send + 'static> {
     brain: Option<Brain>,
     job: Option<Job>,
     debug: bool,
+    /// Notes of `setoption` (a clamped rating) for the next search's
+    /// output: a GUI reads `info` lines while it searches, and may take a
+    /// line at another time for a reply to something else.
+    pending: Vec<String>,
 }
 
 impl<W: Write + Send + 'static> Engine<W> {
@@ -75,6 +79,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             brain,
             job: None,
             debug: false,
+            pending: Vec::new(),
         }
     }
 
@@ -182,15 +187,16 @@ impl<W: Write + Send + 'static> Engine<W> {
     /// [`Brain`]): only `Hash` reallocates the table, and a table that
     /// cannot be allocated keeps the old one, with an `info string`.
     ///
-    /// A `UCI_Elo` outside the calibrated range is clamped into it, with an
-    /// `info string` saying so.
+    /// A `UCI_Elo` or `HumanElo` outside the values the engine plays is
+    /// clamped into them, with an `info string` saying so at the start of
+    /// the next search.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), UciError> {
         let (change, note) = parse_option(&self.settings, name, value)?;
         if change != OptionChange::Nothing {
             self.idle(if change == OptionChange::ClearHash { "clear the hash" } else { "change options" })?;
         }
         if let Some(note) = note {
-            self.say(&format!("info string {note}"));
+            self.pending.push(note);
         }
         if change == OptionChange::Nothing {
             return Ok(());
@@ -286,7 +292,7 @@ impl<W: Write + Send + 'static> Engine<W> {
         self.idle("start another search")?;
         let side = self.position.position().turn();
         let go = plan_go(go, side, self.settings.backup, self.settings.limit_strength, self.debug);
-        for note in &go.notes {
+        for note in self.pending.drain(..).chain(go.notes.iter().cloned()).collect::<Vec<_>>() {
             self.say(&format!("info string {note}"));
         }
         self.brain_mut()?;

@@ -86,11 +86,25 @@ pub fn strength_dial() -> Result<&'static Dial, StrengthError> {
         .map_err(|e| StrengthError::Calibration(e.clone()))
 }
 
-/// The values `UCI_Elo` takes: the dial's range rounded inwards, and the
-/// default.
+/// The values `UCI_Elo` takes: the dial's range rounded inwards and cut at
+/// 0 (no negative Elo is offered to a GUI or a player), and the default.
+///
+/// The chess dial's scale is Stockfish's `UCI_Elo` (the calibration is
+/// anchored there), and its weakest rungs, down to random play, are rated
+/// below 0 on it: those are not offered, and `UCI_Elo` 0 (the advertised
+/// minimum) plays the dial's setting at rating 0, the weakest the engine
+/// plays. Should a calibration's lowest rating be above 0, the minimum is
+/// that rating.
+///
+/// ```
+/// let r = games_chess::uci::elo_range().unwrap();
+/// assert!(0 <= r.min && r.min <= r.default && r.default <= r.max);
+/// assert_eq!(r.clamp(-500), r.min);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EloRange {
-    /// The lowest value: the dial's lowest rating, rounded up.
+    /// The lowest value: the dial's lowest rating rounded up, or 0 if that
+    /// is negative.
     pub min: i64,
     /// The highest value: the dial's highest rating, rounded down.
     pub max: i64,
@@ -115,6 +129,8 @@ pub fn elo_range() -> Option<EloRange> {
         min = ((lo + hi) / 2.0).round() as i64;
         max = min;
     }
+    // No negative rating is offered (unless the dial has no other).
+    let min = min.max(0).min(max);
     let default = PREFERRED_DEFAULT_ELO.clamp(min, max);
     Some(EloRange { min, max, default })
 }

@@ -30,8 +30,14 @@
 //!   values are not centipawns (EMM, product propagation, Rminimax at a
 //!   finite θ) report their value in an `info string` instead
 //!   ([`Iteration::lines`]);
-//! * `UCI_Elo` values outside the calibrated range ([`elo_range`]) are
-//!   clamped into it, with an `info string`; malformed ones are refused.
+//! * `UCI_Elo` and `HumanElo` are treated alike: each is advertised with
+//!   the range a GUI may send (`UCI_Elo` the calibrated range cut at 0,
+//!   [`elo_range`]; `HumanElo` 0, off, to the human model's top), a value
+//!   outside what the engine plays is clamped into it (`HumanElo` 1 to 599
+//!   to the model's lowest rating, 600), and the `info string` saying so
+//!   comes with the next search's output, where a GUI (python-chess among
+//!   them) reads `info` lines, not as unsolicited output after
+//!   `setoption`; malformed values are refused.
 //!
 //! `UCI_LimitStrength` and `UCI_Elo` play the strength dial of the
 //! `strength` crate over the chess calibration compiled into the engine

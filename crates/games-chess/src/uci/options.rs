@@ -95,10 +95,11 @@ fn path_value(value: Option<&str>) -> String {
 
 /// Reads `setoption name <name> [value <value>]` against the `current`
 /// settings: option names are case-insensitive, values are checked. The
-/// note, if any, is for an `info string` line: a `UCI_Elo` outside the
-/// calibrated range is clamped into it (GUIs offer their own Elo ranges,
-/// and the nearest strength is what a user asking for more or less wants),
-/// and the note says so.
+/// note, if any, is for an `info string` line: a `UCI_Elo` or `HumanElo`
+/// outside the values the engine plays is clamped into them (GUIs offer
+/// their own Elo ranges, and the nearest strength is what a user asking for
+/// more or less wants), and the note says so; the engine gives it with the
+/// next search's output, where a GUI reads `info` lines.
 ///
 /// Errors: an unknown option, a missing or invalid value
 /// ([`UciError::Option`]); names and values are quoted shortened.
@@ -143,17 +144,9 @@ pub(super) fn parse_option(
         }
         "uci_elo" => {
             let range = calibrated()?;
-            let v = need()?;
-            let asked: i64 = v.parse().map_err(|_| {
-                bad(format!("expected an integer from {} to {}, got {:?}", range.min, range.max, GameError::shorten(v)))
-            })?;
+            let asked = parse_integer(need()?).map_err(bad)?;
             let elo = range.clamp(asked);
-            if elo != asked {
-                note = Some(format!(
-                    "UCI_Elo {asked} is outside the calibrated range {} to {}: using {elo}",
-                    range.min, range.max
-                ));
-            }
+            note = clamp_note("UCI_Elo", asked, elo, &format!("the calibrated range {} to {}", range.min, range.max));
             (elo != current.elo).then_some(OptionChange::Elo(elo))
         }
         "backup" => {
@@ -168,12 +161,9 @@ pub(super) fn parse_option(
             (theta != current.theta).then_some(OptionChange::Theta(theta))
         }
         "humanelo" => {
-            let (lo, hi) = crate::human::RATING_RANGE;
-            let v = need()?;
-            let elo = parse_spin(v, 0, hi as u64).map_err(|e| bad(e.to_string()))? as u32;
-            if elo != 0 && f64::from(elo) < lo {
-                return Err(bad(format!("expected 0 (off) or a rating from {lo} to {hi}, got {elo}")));
-            }
+            let asked = parse_integer(need()?).map_err(bad)?;
+            let elo = human_elo(asked);
+            note = clamp_note("HumanElo", asked, elo, &human_elo_range());
             if elo != 0 {
                 crate::human::HumanModel::embedded().map_err(|e| bad(e.to_string()))?;
             }
@@ -190,6 +180,32 @@ pub(super) fn parse_option(
         _ => return Err(bad("unknown option".to_string())),
     };
     Ok((change.unwrap_or(OptionChange::Nothing), note))
+}
+
+/// Parses an integer option value (a rating); the error is the reason of a
+/// [`UciError::Option`].
+fn parse_integer(text: &str) -> Result<i64, String> {
+    text.parse().map_err(|_| format!("expected an integer, got {:?}", GameError::shorten(text)))
+}
+
+/// The `HumanElo` the engine plays for `asked`: 0 (off) for 0 or less, else
+/// the rating clamped into the human model's range.
+fn human_elo(asked: i64) -> u32 {
+    let (lo, hi) = crate::human::RATING_RANGE;
+    if asked <= 0 { 0 } else { asked.clamp(lo.ceil() as i64, hi.floor() as i64) as u32 }
+}
+
+/// The values `HumanElo` takes, in words.
+fn human_elo_range() -> String {
+    let (lo, hi) = crate::human::RATING_RANGE;
+    format!("the human model's range {lo:.0} to {hi:.0} (0: off)")
+}
+
+/// The note of a rating option whose value was clamped (`None` if it was
+/// taken as asked).
+fn clamp_note(option: &str, asked: i64, used: impl Into<i64>, range: &str) -> Option<String> {
+    let used = used.into();
+    (used != asked).then(|| format!("{option} {asked} is outside {range}: using {used}"))
 }
 
 /// Why an option's value is refused (the reason of a [`UciError::Option`]).
@@ -221,7 +237,8 @@ fn parse_check(text: &str) -> Result<bool, ValueError> {
 
 /// Parses a `spin` value within `min..=max`. Out-of-range values are
 /// refused, not clamped (Stockfish ignores them; the engine says why);
-/// `UCI_Elo` alone is clamped (see [`parse_option`]).
+/// the ratings `UCI_Elo` and `HumanElo` alone are clamped (see
+/// [`parse_option`]).
 fn parse_spin(text: &str, min: u64, max: u64) -> Result<u64, ValueError> {
     match text.parse::<u64>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),

@@ -815,15 +815,20 @@ fn limited_strength_is_reproducible_and_off_means_full_strength() {
 fn elo_values_out_of_range_are_clamped_and_malformed_ones_refused() {
     let r = elo_range().unwrap();
     let (mut e, out) = engine();
+    // No negative Elo is advertised or played.
+    assert!(r.min >= 0, "{r:?}");
     for (value, want) in [(r.max + 1, r.max), (i64::MAX, r.max), (r.min - 1, r.min), (i64::MIN, r.min)] {
-        let replies = send(&mut e, &out, &[&format!("setoption name UCI_Elo value {value}")]);
-        assert_eq!(replies.len(), 1, "{replies:?}");
-        assert!(
-            replies[0].starts_with(&format!("info string UCI_Elo {value} is outside the calibrated range")),
-            "{replies:?}"
-        );
-        assert!(replies[0].ends_with(&format!("using {want}")), "{replies:?}");
+        // Nothing unsolicited after `setoption`: the note comes with the
+        // next search's output, before its `bestmove`.
+        let replies = send(&mut e, &out, &[&format!("setoption name UCI_Elo value {value}"), "isready"]);
+        assert_eq!(replies, ["readyok"]);
         assert_eq!(e.settings().elo, want);
+        let replies = send(&mut e, &out, &["go depth 1"]);
+        let note =
+            format!("info string UCI_Elo {value} is outside the calibrated range {} to {}: using {want}", r.min, r.max);
+        assert_eq!(replies[0], note, "{replies:?}");
+        assert_eq!(replies.iter().filter(|l| l.contains("is outside")).count(), 1, "{replies:?}");
+        assert!(replies.last().is_some_and(|l| l.starts_with("bestmove ")), "{replies:?}");
     }
     let before = *e.settings();
     for bad in [
@@ -888,16 +893,28 @@ fn human_options_are_declared_checked_and_played() {
     assert!(r.iter().any(|l| l.starts_with("option name HumanElo type spin default 0 min 0 max ")), "{r:?}");
     assert!(r.iter().any(|l| l == "option name HumanPick type combo default sample var sample var mode"), "{r:?}");
     for bad in [
-        "setoption name HumanElo value 100",
-        "setoption name HumanElo value 99999",
-        "setoption name HumanElo value -5",
         "setoption name HumanElo value x",
+        "setoption name HumanElo value 1200.5",
+        "setoption name HumanElo",
         "setoption name HumanPick value best",
         "setoption name HumanPick",
     ] {
         let r = send(&mut e, &out, &[bad]);
         assert!(r.len() == 1 && r[0].starts_with("info string error: option"), "{bad}: {r:?}");
     }
+    assert_eq!(*e.settings(), Settings::default());
+    // Like UCI_Elo, a rating outside the model's is clamped, and the note
+    // comes with the next search.
+    let (lo, hi) = crate::human::RATING_RANGE;
+    for (value, want) in [(100, lo as u32), (99_999, hi as u32), (-5, 0)] {
+        let r = send(&mut e, &out, &[&format!("setoption name HumanElo value {value}"), "isready"]);
+        assert_eq!(r, ["readyok"], "{value}");
+        assert_eq!(e.settings().human_elo, want);
+        let r = send(&mut e, &out, &["position startpos", "go depth 1"]);
+        let note = format!("info string HumanElo {value} is outside the human model's range");
+        assert!(r[0].starts_with(&note) && r[0].ends_with(&format!("using {want}")), "{r:?}");
+    }
+    send(&mut e, &out, &["setoption name HumanElo value 0"]);
     assert_eq!(*e.settings(), Settings::default());
     let r = send(&mut e, &out, &["setoption name HumanElo value 1200", "setoption name HumanPick value MODE"]);
     assert!(r.is_empty(), "{r:?}");
