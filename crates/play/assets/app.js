@@ -565,12 +565,16 @@ function valueText(r) {
 
 function renderThought(st) {
   const r = st.reply;
-  const searched = r && (r.nodes > 0 || r.depth > 0);
+  // The kinds that choose without a counted search say so, not "0".
+  const unsearched = !r || r.nodes > 0 || r.depth > 0 ? null
+    : st.spec.startsWith("human:") ? "not counted (a learned model of players picks the move)"
+    : st.spec.startsWith("random") ? "none (a random legal move)"
+    : null;
   $("reply-move").textContent = r ? r.move_display : "–";
   $("reply-value").textContent = r ? valueText(r) : "–";
   $("reply-pv").textContent = r && r.pv_display.length ? r.pv_display.join(" ") : "–";
-  $("reply-nodes").textContent = !r ? "–" : searched ? r.nodes.toLocaleString("en") : "no search (it picks from a model)";
-  $("reply-depth").textContent = searched ? String(r.depth) : "–";
+  $("reply-nodes").textContent = !r ? "–" : unsearched || r.nodes.toLocaleString("en");
+  $("reply-depth").textContent = !r || unsearched ? "–" : String(r.depth);
   $("reply-ms").textContent = r ? `${r.ms.toFixed(1)} ms` : "–";
   $("reply-note").textContent = r && r.note ? r.note : "";
   const ol = $("distribution");
@@ -584,7 +588,7 @@ function renderThought(st) {
     bar.className = "bar";
     bar.style.width = `${Math.max(1, 100 * d.p)}%`;
     const p = document.createElement("span");
-    p.textContent = (100 * d.p).toFixed(1) + "%";
+    p.textContent = d.p > 0 && d.p < 0.0005 ? "<0.1%" : (100 * d.p).toFixed(1) + "%";
     li.append(m, bar, p);
     ol.appendChild(li);
   }

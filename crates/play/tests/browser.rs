@@ -432,7 +432,7 @@ async fn chess(c: &Client) -> TestResult {
     c.find(Locator::Css(&format!("#board .cell[data-cell='{}']", &mv[..2]))).await?.click().await?;
     c.find(Locator::Css(&format!("#board .cell[data-cell='{}']", &mv[2..4]))).await?.click().await?;
     wait_moves(c, 6).await?;
-    assert!(text(c, "#reply-nodes").await?.starts_with("no search"));
+    assert!(text(c, "#reply-nodes").await?.starts_with("not counted (a learned model"));
     assert_eq!(text(c, "#reply-depth").await?, "–");
     // Flip, undo, export.
     c.find(Locator::Id("flip")).await?.click().await?;
