@@ -638,16 +638,20 @@ mod tests {
     }
 
     /// Scores `moves` (UCI) from the position after `line` (UCI moves from
-    /// the start).
-    fn chess_scores(judge: &mut ChessJudge, line: &str, moves: &str) -> Vec<ScoredMove> {
+    /// the start) with a fresh judge on `ground`, and checks that a second
+    /// fresh judge scores the first move alone the same (a Stockfish judge
+    /// keeps its hash table from one call to the next, so the two must not
+    /// share a process).
+    fn chess_scores(ground: &ChessGround, line: &str, moves: &str) -> Vec<ScoredMove> {
         let mut start = ChessGame::startpos();
         for m in line.split_whitespace() {
             start.play_str(m).unwrap();
         }
         let mut g = start.clone();
         let moves: Vec<_> = moves.split_whitespace().map(|m| g.play_str(m).unwrap()).collect();
-        let scored = judge.score_game(&start, &moves).unwrap();
-        assert_eq!(judge.score_move(&start, moves[0]).unwrap(), Some(scored[0].verdict));
+        let scored = ChessJudge::new(ground).unwrap().score_game(&start, &moves).unwrap();
+        let alone = ChessJudge::new(ground).unwrap().score_move(&start, moves[0]).unwrap();
+        assert_eq!(alone, Some(scored[0].verdict));
         scored
     }
 
@@ -655,18 +659,18 @@ mod tests {
     fn chess_judges_see_a_blunder() {
         // 1.e4 e5 2.Qh5 Nc6 3.Bc4: 3…Nf6?? allows 4.Qxf7#; 3…g6 defends.
         let line = "e2e4 e7e5 d1h5 b8c6 f1c4";
-        let mut judges = vec![ChessJudge::new(&ChessGround::Search(3)).unwrap()];
+        let mut grounds = vec![ChessGround::Search(3)];
         match registry::ladders::stockfish() {
-            Some(path) => judges.push(ChessJudge::new(&ChessGround::Stockfish(path)).unwrap()),
+            Some(path) => grounds.push(ChessGround::Stockfish(path)),
             None => eprintln!("note: Stockfish is not installed: only the alpha-beta judge is checked"),
         }
-        for judge in &mut judges {
-            let blunder = chess_scores(judge, line, "g8f6")[0].verdict;
+        for ground in &grounds {
+            let blunder = chess_scores(ground, line, "g8f6")[0].verdict;
             assert!(blunder.loss >= f64::from(MATE_CP) && blunder.blunder && blunder.changed_outcome, "{blunder:?}");
-            let defence = chess_scores(judge, line, "g7g6")[0].verdict;
+            let defence = chess_scores(ground, line, "g7g6")[0].verdict;
             assert!(defence.loss < CHESS_BLUNDER_CP && !defence.blunder, "{defence:?}");
             // The mate itself loses nothing; the game is over after it.
-            let mate = chess_scores(judge, &format!("{line} g8f6"), "h5f7")[0].verdict;
+            let mate = chess_scores(ground, &format!("{line} g8f6"), "h5f7")[0].verdict;
             assert_eq!(mate.loss, 0.0, "{mate:?}");
         }
     }

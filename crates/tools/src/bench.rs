@@ -298,15 +298,33 @@ fn ratios(t: &Timed) -> (f64, f64, f64) {
 // ---------------------------------------------------------------------------
 // minimax-rs, through the benches example.
 
+/// Builds the programs the bench runs beside itself (the `side_by_side`
+/// example and the `kibitz` engine) in [`helper_profile`] and returns the
+/// folder that holds them (`kibitz` in it, the example in its `examples`).
+///
+/// One `cargo build --workspace` with an example among its targets resolves
+/// features as `cargo test --workspace` does (the whole workspace, its
+/// dev-dependencies included), so after the tests' build (CI's `--quick`
+/// run) nothing is compiled again; `cargo run -p benches` would resolve
+/// them for one package and rebuild most of the workspace.
+pub(crate) fn build_helpers(root: &Path, quick: bool) -> Result<PathBuf, Box<dyn std::error::Error>> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let (profile, folder) = helper_profile(quick);
+    let status = Command::new(cargo)
+        .current_dir(root)
+        .args(["build", "--quiet", "--profile", profile, "--workspace", "--example", "side_by_side", "--bin", "kibitz"])
+        .status()?;
+    if !status.success() {
+        return Err(format!("could not build the side_by_side example and the kibitz engine ({status})").into());
+    }
+    Ok(taskkit::target_dir(root).join(folder))
+}
+
 fn side_by_side(root: &Path, depths: &[u32], pairs: usize, quick: bool, report: &mut Report) -> TaskResult {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let depths = depths.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
     let positions = if quick { "5" } else { "20" };
-    let mut cmd = Command::new(cargo);
-    cmd.current_dir(root)
-        .args(["run", "--quiet", "--profile", helper_profile(quick).0, "-p", "benches", "--example", "side_by_side"])
-        .arg("--")
-        .args(["--depths", &depths, "--pairs", &pairs.to_string(), "--positions", positions]);
+    let mut cmd = Command::new(build_helpers(root, quick)?.join("examples").join("side_by_side"));
+    cmd.current_dir(root).args(["--depths", &depths, "--pairs", &pairs.to_string(), "--positions", positions]);
     let out = run_example(&mut cmd)?;
     parse_side_by_side(&out, report)
 }

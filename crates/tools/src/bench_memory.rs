@@ -48,16 +48,9 @@ pub(crate) fn peak_memory(root: &Path, quick: bool, report: &mut Report) -> Task
         report.notes.push(format!("Solver peak memory: skipped, {} not found.", path.display()));
     }
 
-    let (profile, folder) = super::bench::helper_profile(quick);
-    let built = Command::new("cargo")
-        .current_dir(root)
-        .args(["build", "--quiet", "--profile", profile, "-p", "games-chess", "--bin", "kibitz"])
-        .status()?;
-    if !built.success() {
-        return Err("could not build the kibitz engine".into());
-    }
+    let kibitz = super::bench::build_helpers(root, quick)?.join("kibitz");
     let movetime = if quick { 200 } else { 2000 };
-    let mib = engine_peak(&taskkit::target_dir(root).join(folder).join("kibitz"), movetime)?;
+    let mib = engine_peak(&kibitz, movetime)?;
     match mib {
         Some(mib) => report.counted.push(Counted {
             name: format!(
