@@ -5,7 +5,8 @@
 //!   tests also play `games-small`'s games); `games-chess` on both of those
 //!   below it (the UCI engine's strength dial);
 //! - nothing but the applications (`registry`, `dial`, `tools`,
-//!   `experiments`, `play`) depends on `games-chess` (GPL);
+//!   `experiments`, `play`, and the Python package behind its `chess`
+//!   feature) depends on `games-chess` (GPL);
 //! - `strength` and `tournament` depend on no game crate (their tests may
 //!   play `games-small`'s games);
 //! - nothing but `xtask` depends on the task crates (`experiments`, `dial`,
@@ -40,6 +41,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("benches", 3),
     ("taskkit", 3),
     ("registry", 3),
+    ("backup-rules-python", 3),
     ("experiments", 4),
     ("dial", 4),
     ("tools", 4),
@@ -60,8 +62,9 @@ fn allowed(from: &str, to: &str) -> bool {
     below && chess_ok && experiments_ok && test_data_ok && gameless_ok && benches_ok && downstream_ok(from, to)
 }
 
-/// The crates that may link the GPL chess crate: the applications.
-const APPLICATIONS: &[&str] = &["registry", "dial", "tools", "experiments", "play"];
+/// The crates that may link the GPL chess crate: the applications (the
+/// Python package only behind its optional `chess` feature).
+const APPLICATIONS: &[&str] = &["registry", "dial", "tools", "experiments", "play", "backup-rules-python"];
 
 /// The crates of `cargo xtask`'s commands: only `xtask` depends on them.
 const TASKS: &[&str] = &["experiments", "dial", "tools"];
@@ -84,8 +87,18 @@ const GAMELESS: &[&str] = &["strength", "tournament"];
 const GAMES: &[&str] = &["games-small", "games-chess"];
 
 /// The crates that are never published (they may depend on unpublished ones).
-const UNPUBLISHED: &[&str] =
-    &["taskkit", "registry", "dial", "tools", "experiments", "gomocup", "play", "xtask", "benches"];
+const UNPUBLISHED: &[&str] = &[
+    "taskkit",
+    "registry",
+    "dial",
+    "tools",
+    "experiments",
+    "gomocup",
+    "play",
+    "xtask",
+    "benches",
+    "backup-rules-python",
+];
 
 /// A dev-dependency (tests, examples, doctests; never shipped) may also
 /// reach sideways within a layer: `strength`'s tests play tic-tac-toe.

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# CI for the Python package: installs it from the checkout into a throwaway
+# virtual environment with pip (the command docs/python.md gives) and runs
+# its pytest suite. Skips, saying so, where Python 3, pip or venv is absent.
+#
+# The build reuses the workspace's target directory (CARGO_TARGET_DIR), so a
+# second run only relinks what changed. MATURIN_PEP517_ARGS picks the cargo
+# profile (default: release, as a user gets it).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+
+if ! command -v python3 >/dev/null 2>&1; then
+  echo "note: python3 is absent: skipping the Python package's tests"
+  exit 0
+fi
+if ! python3 -m pip --version >/dev/null 2>&1; then
+  echo "note: pip is absent: skipping the Python package's tests"
+  exit 0
+fi
+if ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
+  echo "note: python3's venv (with ensurepip) is absent: skipping the Python package's tests"
+  exit 0
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 -m venv "$work/venv"
+py="$work/venv/bin/python"
+start=$SECONDS
+"$py" -m pip install --quiet --disable-pip-version-check "maturin>=1.9,<2" pytest
+echo "::: $((SECONDS - start)) s: pip install maturin pytest"
+
+start=$SECONDS
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
+# --no-build-isolation: the maturin just installed builds the wheel (no
+# second download into an isolated environment).
+"$py" -m pip install --disable-pip-version-check --no-build-isolation ./crates/python
+echo "::: $((SECONDS - start)) s: pip install ./crates/python"
+
+start=$SECONDS
+# From the tests' folder, so that `backup_rules` is the installed package.
+(cd crates/python/tests && "$py" -m pytest -q -rs)
+echo "::: $((SECONDS - start)) s: pytest crates/python/tests"

@@ -1,0 +1,329 @@
+//! `search()`, `mcts()` and the connect-4 solver.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use games_small::solver::Solver;
+use pyo3::prelude::*;
+use search_core::mcts::{FinalMove, MaxBackup, Mcts, MctsBackup, MctsConfig, Mean, Playouts, Soft};
+use search_core::search::Limits;
+
+use crate::games::Connect4Py;
+use crate::native::{Eval, Native};
+use crate::results::{MctsResultPy, SearchResultPy, mcts_result, search_result};
+use crate::rules::{self, Setup};
+use crate::value_error;
+
+/// Runs `$body` with `$g` bound to the Rust game behind a Python state: a
+/// built-in game's, or a [`PyState`](crate::protocol::PyState) around an
+/// object of the protocol.
+macro_rules! with_game {
+    ($obj:expr, $g:ident => $body:expr) => {{
+        let obj: &Bound<'_, PyAny> = $obj;
+        'dispatch: {
+            if let Ok(s) = obj.cast::<crate::games::TicTacToePy>() {
+                let $g = &s.get().0;
+                break 'dispatch $body;
+            }
+            if let Ok(s) = obj.cast::<crate::games::Connect4Py>() {
+                let $g = &s.get().0;
+                break 'dispatch $body;
+            }
+            if let Ok(s) = obj.cast::<crate::games::GobangPy>() {
+                let $g = &s.get().0;
+                break 'dispatch $body;
+            }
+            if let Ok(s) = obj.cast::<crate::games::TreePy>() {
+                let $g = &s.get().0;
+                break 'dispatch $body;
+            }
+            #[cfg(feature = "chess")]
+            if let Ok(s) = obj.cast::<crate::chess::ChessPy>() {
+                let $g = &s.get().0;
+                break 'dispatch $body;
+            }
+            let state = crate::protocol::PyState::wrap(obj)?;
+            let $g = &state;
+            $body
+        }
+    }};
+}
+pub(crate) use with_game;
+
+/// Seconds as a duration; a `ValueError` unless finite and `>= 0`.
+pub(crate) fn seconds(name: &str, s: f64) -> PyResult<Duration> {
+    Duration::try_from_secs_f64(s)
+        .map_err(|_| value_error(format!("{name} must be a finite number of seconds >= 0, got {s}")))
+}
+
+/// A Python game calls back into the interpreter: one thread only.
+fn one_thread<G: Native>(threads: usize) -> PyResult<()> {
+    if !G::DETACHED && threads > 1 {
+        return Err(value_error("a game written in Python is searched on one thread (threads=1)"));
+    }
+    Ok(())
+}
+
+/// Runs `f` without the GIL where the game allows it.
+pub(crate) fn detached<G: Native, T: Send>(py: Python<'_>, f: impl FnOnce() -> T + Send) -> T {
+    if G::DETACHED { py.detach(f) } else { f() }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_search<G: Native>(
+    py: Python<'_>,
+    g: &G,
+    rule: &str,
+    limits: Limits,
+    evaluator: &str,
+    table_mib: Option<usize>,
+    threads: usize,
+    exact_root: bool,
+    seed: u64,
+) -> PyResult<SearchResultPy> {
+    one_thread::<G>(threads)?;
+    let eval = Eval::parse(evaluator, g.heuristic())?;
+    let setup = Setup { table_mib: table_mib.unwrap_or_else(|| g.default_table_mib()), threads, exact_root, seed };
+    let mut built = rules::build::<G, Eval<G::Eval>>(rule, eval, setup).map_err(value_error)?;
+    let limits = match g.stop_flag() {
+        Some(flag) => limits.with_stop(flag),
+        None => limits,
+    };
+    let search = &mut built.search;
+    let out = detached::<G, _>(py, || search.run(g, &limits));
+    if let Some(e) = g.take_error() {
+        return Err(e);
+    }
+    let r = out.map_err(value_error)?;
+    search_result(py, g, &r, built.policy.as_ref(), built.search.name())
+}
+
+/// The limits from the keywords: none given is the whole tree.
+fn limits(depth: Option<u32>, nodes: Option<u64>, time: Option<f64>) -> PyResult<Limits> {
+    let mut limits = Limits::full_tree();
+    if let Some(d) = depth {
+        limits = limits.with_depth(d);
+    }
+    if let Some(n) = nodes {
+        limits = limits.with_nodes(n);
+    }
+    if let Some(t) = time {
+        limits = limits.with_time(seconds("time", t)?);
+    }
+    limits.validate().map_err(value_error)?;
+    Ok(limits)
+}
+
+/// Searches `state` with a backup rule (a spec string, see `docs/python.md`)
+/// to the limits given (none: the whole tree).
+#[pyfunction]
+#[pyo3(signature = (state, rule = "alphabeta", *, depth = None, nodes = None, time = None,
+    evaluator = "heuristic", table_mib = None, threads = 1, exact_root = false, seed = 0))]
+#[allow(clippy::too_many_arguments)]
+fn search(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    rule: &str,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    time: Option<f64>,
+    evaluator: &str,
+    table_mib: Option<usize>,
+    threads: usize,
+    exact_root: bool,
+    seed: u64,
+) -> PyResult<SearchResultPy> {
+    let limits = limits(depth, nodes, time)?;
+    with_game!(state, g => run_search(py, g, rule, limits, evaluator, table_mib, threads, exact_root, seed))
+}
+
+/// The MCTS settings from the keywords.
+struct MctsArgs<'a> {
+    limits: Limits,
+    c: f64,
+    backup: &'a str,
+    tau: Option<f64>,
+    playouts: &'a str,
+    scale: f64,
+    evaluator: &'a str,
+    seed: u64,
+    threads: usize,
+}
+
+fn run_mcts<G: Native>(py: Python<'_>, g: &G, a: &MctsArgs<'_>) -> PyResult<MctsResultPy> {
+    one_thread::<G>(a.threads)?;
+    let eval = Eval::parse(a.evaluator, g.heuristic())?;
+    let playouts = match a.playouts {
+        "random" => Playouts::Random,
+        "eval" => Playouts::Eval,
+        other => return Err(value_error(format!("playouts must be \"random\" or \"eval\", got {other:?}"))),
+    };
+    let config = |base: MctsConfig| -> PyResult<MctsConfig> {
+        base.with_playouts(playouts)
+            .with_seed(a.seed)
+            .with_reuse(false)
+            .with_value_scale(a.scale)
+            .and_then(|c| c.with_threads(a.threads))
+            .map_err(value_error)
+    };
+    let limits = match g.stop_flag() {
+        Some(flag) => a.limits.clone().with_stop(flag),
+        None => a.limits.clone(),
+    };
+    match (a.backup, a.tau) {
+        ("mean", None) => {
+            let cfg = config(MctsConfig::default().with_c(a.c).map_err(value_error)?)?;
+            go(py, g, Mcts::new(Mean, eval, cfg).map_err(value_error)?, &limits)
+        }
+        ("max", None) => {
+            let cfg = config(MctsConfig::default().with_c(a.c).map_err(value_error)?)?;
+            let max = MaxBackup::with_min_visits(1).map_err(value_error)?;
+            go(py, g, Mcts::new(max, eval, cfg).map_err(value_error)?, &limits)
+        }
+        ("ments", Some(tau)) => {
+            let cfg = config(MctsConfig::ments(1.0).map_err(value_error)?.with_final_move(FinalMove::Value))?;
+            go(py, g, Mcts::new(Soft::new(tau).map_err(value_error)?, eval, cfg).map_err(value_error)?, &limits)
+        }
+        ("ments", None) => Err(value_error("backup=\"ments\" needs tau (its temperature)")),
+        ("mean" | "max", Some(_)) => Err(value_error("tau goes with backup=\"ments\"")),
+        (other, _) => Err(value_error(format!("backup must be \"mean\", \"max\" or \"ments\", got {other:?}"))),
+    }
+}
+
+fn go<G: Native, B: MctsBackup + Send + Sync, E: search_core::Evaluator<G> + Send + Sync>(
+    py: Python<'_>,
+    g: &G,
+    mut mcts: Mcts<G, B, E>,
+    limits: &Limits,
+) -> PyResult<MctsResultPy> {
+    let m = &mut mcts;
+    let out = detached::<G, _>(py, || m.run(g, limits));
+    if let Some(e) = g.take_error() {
+        return Err(e);
+    }
+    mcts_result(py, g, &out.map_err(value_error)?)
+}
+
+/// Monte Carlo tree search (UCT) from `state`: `iterations` simulations
+/// and/or `time` seconds.
+#[pyfunction]
+#[pyo3(signature = (state, iterations = None, *, time = None, c = 1.4, backup = "mean", tau = None,
+    playouts = "random", scale = 1.0, evaluator = "heuristic", seed = 0, threads = 1))]
+#[allow(clippy::too_many_arguments)]
+fn mcts(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    iterations: Option<u64>,
+    time: Option<f64>,
+    c: f64,
+    backup: &str,
+    tau: Option<f64>,
+    playouts: &str,
+    scale: f64,
+    evaluator: &str,
+    seed: u64,
+    threads: usize,
+) -> PyResult<MctsResultPy> {
+    let mut limits = Limits::full_tree();
+    match (iterations, time) {
+        (None, None) => return Err(value_error("mcts needs iterations=N or time=SECONDS (or both)")),
+        (i, t) => {
+            if let Some(i) = i {
+                limits = limits.with_iterations(i);
+            }
+            if let Some(t) = t {
+                limits = limits.with_time(seconds("time", t)?);
+            }
+        }
+    }
+    limits.validate().map_err(value_error)?;
+    let args = MctsArgs { limits, c, backup, tau, playouts, scale, evaluator, seed, threads };
+    with_game!(state, g => run_mcts(py, g, &args))
+}
+
+/// A solve's result.
+#[pyclass(frozen, get_all, module = "backup_rules", name = "Solved")]
+#[derive(Debug)]
+pub(crate) struct SolvedPy {
+    /// The exact score for the side to move (0 a draw; a win with the
+    /// side's `k`-th disc scores `(cells + 1)/2 + 1 − k`, a loss the
+    /// negation), or only its sign for `weak_solve`.
+    score: i32,
+    /// Nodes visited.
+    nodes: u64,
+    /// Wall-clock seconds.
+    seconds: f64,
+}
+
+#[pymethods]
+impl SolvedPy {
+    fn __repr__(&self) -> String {
+        format!("Solved(score={}, nodes={}, seconds={:.6})", self.score, self.nodes, self.seconds)
+    }
+}
+
+/// The strong connect-4 solver (Pons' techniques) for one board size.
+#[pyclass(frozen, module = "backup_rules", name = "Connect4Solver")]
+#[derive(Debug)]
+pub(crate) struct SolverPy {
+    solver: Mutex<Solver>,
+}
+
+impl SolverPy {
+    fn with<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Solver) -> Result<T, search_core::GameError> + Send,
+    ) -> PyResult<T> {
+        py.detach(|| {
+            let mut solver = self.solver.lock().unwrap_or_else(|p| p.into_inner());
+            f(&mut solver)
+        })
+        .map_err(value_error)
+    }
+}
+
+#[pymethods]
+impl SolverPy {
+    #[new]
+    #[pyo3(signature = (width = 7, height = 6, table_mib = games_small::solver::DEFAULT_TABLE_MIB))]
+    fn new(width: usize, height: usize, table_mib: usize) -> PyResult<Self> {
+        let solver = Solver::with_table_mib(width, height, table_mib).map_err(value_error)?;
+        Ok(SolverPy { solver: Mutex::new(solver) })
+    }
+
+    /// The exact score of `position` for the side to move.
+    fn solve(&self, py: Python<'_>, position: PyRef<'_, Connect4Py>) -> PyResult<SolvedPy> {
+        let pos = position.0;
+        let s = self.with(py, |solver| solver.solve(&pos))?;
+        Ok(SolvedPy { score: s.score, nodes: s.nodes, seconds: s.micros as f64 * 1e-6 })
+    }
+
+    /// Win (1), draw (0) or loss (-1) for the side to move: faster than `solve`.
+    fn weak_solve(&self, py: Python<'_>, position: PyRef<'_, Connect4Py>) -> PyResult<SolvedPy> {
+        let pos = position.0;
+        let s = self.with(py, |solver| solver.weak_solve(&pos))?;
+        Ok(SolvedPy { score: s.score, nodes: s.nodes, seconds: s.micros as f64 * 1e-6 })
+    }
+
+    /// A perfect move: `(column, score)`.
+    fn best_move(&self, py: Python<'_>, position: PyRef<'_, Connect4Py>) -> PyResult<(u8, i32)> {
+        let pos = position.0;
+        let b = self.with(py, |solver| solver.best_move(&pos))?;
+        Ok((b.column, b.score))
+    }
+
+    /// Empties the transposition table.
+    fn reset(&self) {
+        self.solver.lock().unwrap_or_else(|p| p.into_inner()).reset();
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(search, m)?)?;
+    m.add_function(wrap_pyfunction!(mcts, m)?)?;
+    m.add_class::<SolvedPy>()?;
+    m.add_class::<SolverPy>()?;
+    m.add("RULES", rules::KINDS)?;
+    Ok(())
+}

@@ -1,0 +1,102 @@
+"""Agents by spec, matches with Elo, the strength dial."""
+
+import pytest
+
+import backup_rules as br
+
+
+def test_agent_by_spec():
+    g = br.TicTacToe("a1 a2 b2 b1")
+    assert br.Agent("alphabeta:depth=9").choose(g) == 8
+    assert br.choose_move(g, "rminimax:depth=3,theta=1000") == 8
+    a = br.Agent("random", seed=3)
+    assert all(a.choose(br.TicTacToe()) in range(9) for _ in range(5))
+    assert br.Agent(" alphabeta : depth=4 ").spec == "alphabeta:depth=4"
+
+
+def test_bad_specs_raise_value_error_with_the_library_message():
+    with pytest.raises(ValueError, match="unknown agent kind"):
+        br.choose_move(br.TicTacToe(), "wizard:depth=3")
+    with pytest.raises(ValueError, match="colour"):
+        br.choose_move(br.TicTacToe(), "alphabeta:depth=3,colour=red")
+    with pytest.raises(ValueError):
+        br.Agent("")
+
+
+def test_match_with_elo_and_interval():
+    m = br.play_match(br.TicTacToe(), "alphabeta:depth=9", "random", pairs=20, seed=1, opening_plies=1)
+    assert m.games == 40
+    assert m.losses == 0
+    assert m.wins > 0
+    assert m.wins + m.draws + m.losses == m.games
+    assert sum(m.pentanomial) == 20
+    assert m.elo is not None and m.elo_low < m.elo < m.elo_high
+    assert m.elo > 0
+    again = br.play_match(br.TicTacToe(), "alphabeta:depth=9", "random", pairs=20, seed=1, opening_plies=1)
+    assert (again.wins, again.draws, again.losses) == (m.wins, m.draws, m.losses)
+    assert "Elo" in str(m)
+
+
+def test_the_dial():
+    lo, hi = br.dial_range(br.Connect4())
+    assert lo < hi
+    spec = br.dial_setting(br.TicTacToe(), (sum(br.dial_range(br.TicTacToe()))) / 2)
+    assert ":" in spec
+    g = br.Connect4(moves="44")
+    assert br.choose_move(g, f"elo:{(lo + hi) / 2:.0f}", seed=1) in g.legal_moves()
+    with pytest.raises(ValueError):
+        br.dial_setting(br.Connect4(), hi + 10000)
+    with pytest.raises(ValueError, match="calibration"):
+        br.dial_range(br.Connect4(6, 5))
+    m = br.play_match(br.Connect4(), f"elo:{hi:.0f}", f"elo:{lo:.0f}", pairs=3, seed=2, opening_plies=2)
+    assert m.games == 6 and m.wins >= m.losses
+
+
+def test_matches_in_threads():
+    import threading
+
+    out = []
+
+    def one():
+        out.append(br.play_match(br.TicTacToe(), "alphabeta:depth=2", "random", pairs=5, seed=9).score)
+
+    threads = [threading.Thread(target=one) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(out) == 2 and out[0] == out[1]
+
+
+def self_play(spec, games, seed):
+    """Games of the agent of `spec` against itself on connect-4, as move lists."""
+    out = []
+    for i in range(games):
+        agent = br.Agent(spec, seed=seed + i)
+        g = br.Connect4()
+        moves = []
+        while not g.is_terminal() and len(moves) < 30:
+            m = agent.choose(g)
+            moves.append(m)
+            g = g.play(m)
+        out.append(moves)
+    return out
+
+
+def test_fit_finds_the_players_temperature_and_rating():
+    curve = "boltzmann:depth=2,cap=100"
+    games = self_play(f"{curve},theta=0.03", 8, seed=10)
+    f = br.fit_player(br.Connect4(), games, curve=curve)
+    assert f.model == "boltzmann"
+    assert f.moves >= 100
+    assert 0.01 < f.param < 0.1
+    assert f.low < f.param < f.high
+    assert f.elo is not None and 209 < f.elo < 805
+    noisy = br.fit_player(br.Connect4(), self_play("random", 6, seed=20), curve=curve)
+    assert noisy.param < f.param
+    eps = br.fit_player(br.Connect4(), games, depth=2, cap=100, model="epsilon-greedy")
+    assert 0.0 < eps.param < 1.0 and eps.elo is None
+    with pytest.raises(ValueError, match="model"):
+        br.fit_player(br.Connect4(), games, depth=2, model="psychic")
+    with pytest.raises(ValueError, match="illegal"):
+        br.fit_player(br.Connect4(), [[0, 0, 0, 0, 0, 0, 0]], depth=2)
