@@ -117,7 +117,7 @@ game_class!(
 });
 
 game_class!(
-    /// Connect-4 on any board from 4 × 4 up. Moves are columns 0..width-1
+    /// Connect-4 on any board with (height + 1) × width ≤ 64. Moves are columns 0..width-1
     /// (strings `"1"`.. in the notation).
     Connect4Py, "Connect4", Connect4, {
     #[new]

@@ -60,8 +60,9 @@ class TicTacToe(_BuiltIn):
     def play(self, move: Union[int, str], /) -> "TicTacToe": ...
 
 class Connect4(_BuiltIn):
-    """Connect-4 on any board from 4 x 4 up. Moves are columns 0..width-1
-    (``"1"``, ``"2"``... in the notation)."""
+    """Connect-4 on any board with (height + 1) x width <= 64. Moves are
+    columns 0..width-1 (``"1"``, ``"2"``... in the notation); ``legal_moves``
+    lists them centre first."""
 
     width: int
     height: int
