@@ -21,32 +21,25 @@ macro_rules! with_game {
     ($obj:expr, $g:ident => $body:expr) => {{
         let obj: &Bound<'_, PyAny> = $obj;
         'dispatch: {
-            if let Ok(s) = obj.cast::<crate::games::TicTacToePy>() {
-                let $g = &s.get().0;
-                break 'dispatch $body;
-            }
-            if let Ok(s) = obj.cast::<crate::games::Connect4Py>() {
-                let $g = &s.get().0;
-                break 'dispatch $body;
-            }
-            if let Ok(s) = obj.cast::<crate::games::GobangPy>() {
-                let $g = &s.get().0;
-                break 'dispatch $body;
-            }
-            if let Ok(s) = obj.cast::<crate::games::TreePy>() {
-                let $g = &s.get().0;
-                break 'dispatch $body;
-            }
+            // The built-in games, each behind its class (a repetition, so
+            // that `$body` is written once and monomorphised per game).
+            with_game!(@try obj, $g => $body, 'dispatch,
+                crate::games::TicTacToePy, crate::games::Connect4Py, crate::games::GobangPy, crate::games::TreePy);
             #[cfg(feature = "chess")]
-            if let Ok(s) = obj.cast::<crate::chess::ChessPy>() {
-                let $g = &s.get().0;
-                break 'dispatch $body;
-            }
+            with_game!(@try obj, $g => $body, 'dispatch, crate::chess::ChessPy);
             let state = crate::protocol::PyState::wrap(obj)?;
             let $g = &state;
             $body
         }
     }};
+    (@try $obj:ident, $g:ident => $body:expr, $label:lifetime, $($Py:ty),+) => {
+        $(
+            if let Ok(s) = $obj.cast::<$Py>() {
+                let $g = &s.get().0;
+                break $label $body;
+            }
+        )+
+    };
 }
 pub(crate) use with_game;
 
