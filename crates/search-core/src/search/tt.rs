@@ -31,6 +31,12 @@ pub(crate) struct TranspositionTable<M> {
     buckets: Vec<Bucket<M>>,
     mask: usize,
     age: u8,
+    /// The buckets stored into since the table was made or last cleared,
+    /// while they are few (at most [`Self::touched_cap`]): `clear` then
+    /// empties only these, so that a small search in a large table costs
+    /// what it touched, not the table's size. `None` once there were more:
+    /// `clear` then empties every bucket.
+    touched: Option<Vec<usize>>,
 }
 
 impl<M: Copy> TranspositionTable<M> {
@@ -51,7 +57,14 @@ impl<M: Copy> TranspositionTable<M> {
             .try_reserve_exact(buckets)
             .map_err(|e| ParamError::new("table_mib", format!("cannot allocate a table of {mib} MiB: {e}")))?;
         table.resize(buckets, Bucket([None; 2]));
-        Ok(TranspositionTable { buckets: table, mask: buckets - 1, age: 0 })
+        Ok(TranspositionTable { buckets: table, mask: buckets - 1, age: 0, touched: Some(Vec::new()) })
+    }
+
+    /// How many touched buckets `clear` lists before it empties the whole
+    /// table instead (an eighth of the buckets: beyond that the list costs
+    /// more than the fill saves).
+    fn touched_cap(&self) -> usize {
+        self.buckets.len() / 8
     }
 
     /// Marks the start of a new search: older entries become replaceable.
@@ -59,9 +72,20 @@ impl<M: Copy> TranspositionTable<M> {
         self.age = self.age.wrapping_add(1);
     }
 
-    /// Forgets everything.
+    /// Forgets everything: the same empty table as a new one.
     pub(crate) fn clear(&mut self) {
-        self.buckets.fill(Bucket([None; 2]));
+        match &mut self.touched {
+            Some(list) => {
+                for &b in list.iter() {
+                    self.buckets[b] = Bucket([None; 2]);
+                }
+                list.clear();
+            }
+            None => {
+                self.buckets.fill(Bucket([None; 2]));
+                self.touched = Some(Vec::new());
+            }
+        }
     }
 
     #[inline]
@@ -79,6 +103,18 @@ impl<M: Copy> TranspositionTable<M> {
         let b = self.bucket(key);
         let age = self.age;
         let entry = Entry { key, value, mv, depth, bound, horizon, age };
+        // A bucket's first slot is empty only until its first store (stores
+        // never empty a slot): note the bucket for `clear`.
+        if self.buckets[b].0[0].is_none() {
+            let cap = self.touched_cap();
+            if let Some(list) = &mut self.touched {
+                if list.len() < cap {
+                    list.push(b);
+                } else {
+                    self.touched = None;
+                }
+            }
+        }
         let slots = &mut self.buckets[b].0;
         let first = &mut slots[0];
         let replace_first = match first {
@@ -127,6 +163,24 @@ mod tests {
         assert!(tt.probe(1).is_some(), "the displaced entry moves to the second slot");
         tt.clear();
         assert!(tt.probe(4).is_none());
+    }
+
+    /// `clear` empties every bucket whether it lists the touched ones (a
+    /// few stores) or fills the whole table (many), and the table then
+    /// behaves as a new one.
+    #[test]
+    fn clear_after_few_and_many_stores() {
+        let mut tt = TranspositionTable::<u8>::with_mib(1).unwrap();
+        let n = tt.buckets.len() as u64;
+        for count in [3, n / 8 - 1, n / 8, n / 8 + 1, 4 * n] {
+            for k in 0..count {
+                tt.store(k.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1, k as f64, Some(1), 2, Bound::Exact, false);
+            }
+            assert!(count > 3 || tt.probe(1).is_some());
+            tt.clear();
+            assert!(tt.buckets.iter().all(|b| b.0.iter().all(Option::is_none)), "{count} stores: not empty");
+            assert_eq!(tt.touched.as_ref().map(Vec::len), Some(0));
+        }
     }
 }
 
