@@ -24,6 +24,7 @@ mod board_text;
 pub mod calibrations;
 pub mod connect4;
 pub mod gobang;
+pub mod pig;
 pub mod solver;
 pub mod tictactoe;
 mod zobrist;
