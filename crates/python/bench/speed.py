@@ -2,10 +2,14 @@
 
 Rows:
 - alpha-beta to the same depth on tic-tac-toe (the whole game) and on
-  connect-4 (7 x 6, from the empty board): this package (the built-in games,
-  the outcome-only evaluator, so that every program values the same leaves)
-  against easyAI's Negamax (alpha-beta) and OpenSpiel's Python
-  alpha_beta_search on OpenSpiel's C++ games;
+  connect-4 (7 x 6, from the empty board, depths 6, 8 and 10): this package
+  (the built-in games, the outcome-only evaluator) against OpenSpiel's Python
+  alpha_beta_search on OpenSpiel's C++ games with a zero value function, so
+  that both value the same leaves (a win 1, a loss -1, anything else 0) and
+  must find the same value (checked); the nodes of both are counted, so the
+  time per node is compared as well as the time per search. easyAI's Negamax
+  (alpha-beta, its own games) where it finishes in seconds (depth <= 6);
+- the fixed cost of a call: a search to depth 1;
 - MCTS simulations per second with random playouts on connect-4: this
   package against pyspiel.MCTSBot (OpenSpiel's C++ MCTS, one rollout per
   simulation);
@@ -57,6 +61,10 @@ def easyai_row(game_name, depth, repeat):
 
 
 def openspiel_row(game_name, depth, repeat):
+    """OpenSpiel's Python alpha_beta_search with a zero value function at the
+    horizon (the same leaf values as our outcome evaluator): the best time of
+    `repeat` runs, and its nodes, counted in one more, untimed run through a
+    wrapper of its recursive function."""
     try:
         import pyspiel
         from open_spiel.python.algorithms import minimax
@@ -69,14 +77,32 @@ def openspiel_row(game_name, depth, repeat):
             game, game.new_initial_state(), value_function=lambda s: 0.0, maximum_depth=depth, maximizing_player_id=0
         )
 
-    return best_of(repeat, run)[0]
+    t, (value, _) = best_of(repeat, run)
+    original = minimax._alpha_beta
+    count = [0]
+
+    def counting(*args, **kwargs):
+        count[0] += 1
+        return original(*args, **kwargs)
+
+    minimax._alpha_beta = counting
+    try:
+        run()
+    finally:
+        minimax._alpha_beta = original
+    return t, count[0], value
 
 
 def ours_row(state, depth, repeat):
-    # A 1 MiB table: allocating and clearing a large one would dominate these
-    # small searches (the peers have none).
-    t, r = best_of(repeat, lambda: br.search(state, "alphabeta", depth=depth, evaluator="outcome", table_mib=1))
-    return t, r.nodes
+    """The best time of `repeat` searches (each a fresh search: the thread
+    keeps the search object and clears its table), the first call's time
+    (which builds the table), the nodes and the value."""
+    run = lambda: br.search(state, "alphabeta", depth=depth, evaluator="outcome")  # noqa: E731
+    start = time.perf_counter()
+    run()
+    first = time.perf_counter() - start
+    t, r = best_of(repeat, run)
+    return t, first, r.nodes, r.value
 
 
 def mcts_rows(name, simulations, repeat):
@@ -113,7 +139,9 @@ def protocol_row(repeat):
 
 
 def fmt_time(t):
-    return "n/a (not installed)" if t is None else f"{t * 1000:.1f} ms"
+    if t is None:
+        return "n/a (not installed)"
+    return f"{t * 1000:.3f} ms" if t < 0.01 else f"{t * 1000:.1f} ms"
 
 
 def main():
@@ -121,22 +149,41 @@ def main():
     ap.add_argument("--quick", action="store_true", help="smaller depths and counts (a smoke run)")
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
-    c4_depth = 4 if args.quick else 6
+    c4_depths = [4, 6] if args.quick else [6, 8, 10]
     sims = 2000 if args.quick else 20000
 
     print(f"backup_rules {br.__version__}, Python {sys.version.split()[0]}")
     print()
-    print("| search | this package | nodes | easyAI Negamax | OpenSpiel alpha_beta_search | vs easyAI | vs OpenSpiel |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
-    for name, state, depth in [("tictactoe", br.TicTacToe(), 9), ("connect4", br.Connect4(), c4_depth)]:
-        ours, nodes = ours_row(state, depth, args.repeat)
-        ea = easyai_row(name, depth, args.repeat)
+    print(
+        "| alpha-beta, outcome values | this package | its nodes | µs/node | OpenSpiel alpha_beta_search "
+        "| its nodes | µs/node | easyAI Negamax | time vs OpenSpiel | per node vs OpenSpiel | time vs easyAI |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    rows = [("tictactoe", br.TicTacToe(), 9)] + [("connect4", br.Connect4(), d) for d in c4_depths]
+    for name, state, depth in rows:
+        ours, first, nodes, value = ours_row(state, depth, args.repeat)
         osp = openspiel_row(name, depth, args.repeat)
-        ratio = lambda t: "-" if t is None else f"{t / ours:.0f}x"  # noqa: E731
+        ea = easyai_row(name, depth, args.repeat) if depth <= 6 or name == "tictactoe" else None
+        ours_per = ours / nodes * 1e6
+        if osp is None:
+            o_time = o_nodes = o_per = ratio = per_ratio = "n/a"
+        else:
+            t, n, v = osp
+            assert v == value, f"{name} depth {depth}: OpenSpiel's value {v}, ours {value}"
+            o_time, o_nodes, o_per = fmt_time(t), f"{n:,}", f"{t / n * 1e6:.2f}"
+            ratio, per_ratio = f"{t / ours:.0f}x", f"{(t / n) / (ours / nodes):.0f}x"
+        ea_ratio = "-" if ea is None else f"{ea / ours:.0f}x"
         print(
-            f"| {name} alpha-beta depth {depth} | {fmt_time(ours)} | {nodes} | {fmt_time(ea)} | {fmt_time(osp)} "
-            f"| {ratio(ea)} | {ratio(osp)} |"
+            f"| {name} depth {depth} | {fmt_time(ours)} (first call {fmt_time(first)}) | {nodes:,} | {ours_per:.3f} "
+            f"| {o_time} | {o_nodes} | {o_per} | {fmt_time(ea) if ea is not None else '-'} | {ratio} | {per_ratio} "
+            f"| {ea_ratio} |"
         )
+    print()
+    print("| fixed cost of a call: search to depth 1 | time |")
+    print("| --- | --- |")
+    for name, state in [("tictactoe", br.TicTacToe()), ("connect4", br.Connect4())]:
+        t, _ = best_of(20, lambda: br.search(state, "alphabeta", depth=1, evaluator="outcome"))
+        print(f"| {name} | {t * 1e6:.0f} µs |")
     print()
     print(f"| MCTS, {sims} simulations from the start | this package (simulations/s) | pyspiel.MCTSBot, C++ (simulations/s) | ratio |")
     print("| --- | --- | --- | --- |")

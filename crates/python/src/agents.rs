@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use pyo3::prelude::*;
 use search_core::rng;
-use strength::agents::{Roster, StandardAgents};
+use strength::agents::StandardAgents;
 use strength::dial::{Calibration, Dial};
 use tournament::Setup;
 use tournament::matches::pair_seed;
@@ -33,7 +33,7 @@ fn agents<G: Native>(g: &G) -> PyResult<StandardAgents<G::Eval>> {
 }
 
 fn choose<G: Native>(py: Python<'_>, g: &G, spec: &str, seed: u64) -> PyResult<Py<PyAny>> {
-    let roster = Roster::new().with(agents(g)?);
+    let roster = G::roster(agents(g)?);
     let mut agent = roster.build(spec).map_err(value_error)?;
     let out = detached::<G, _>(py, || agent.choose(g, &mut rng::seeded(seed)));
     if let Some(e) = g.take_error() {
@@ -51,7 +51,8 @@ fn choose_move(py: Python<'_>, state: &Bound<'_, PyAny>, spec: &str, seed: u64) 
 }
 
 /// An agent given by a spec string (`"alphabeta:depth=4"`, `"elo:1200"`,
-/// `"rminimax:depth=4,theta=0.5"`, `"mcts:iters=1000"`...).
+/// `"rminimax:depth=4,theta=0.5"`, `"mcts:iters=1000"`, on chess also
+/// `"human:1500"`...).
 ///
 /// Each call to `choose` draws its randomness from the agent's seed and the
 /// number of moves it has chosen before, so a run is reproducible.
@@ -147,7 +148,7 @@ struct MatchArgs<'a> {
 
 fn run_match<G: Native>(py: Python<'_>, g: &G, m: &MatchArgs<'_>) -> PyResult<MatchResultPy> {
     let agents = agents(g)?;
-    let setup = Setup::new(g.name(), g.clone(), move || Roster::new().with(agents.clone()))
+    let setup = Setup::new(g.name(), g.clone(), move || G::roster(agents.clone()))
         .with_opening_plies(m.opening_plies)
         .with_max_plies(m.max_plies);
     setup.check_spec(m.a).map_err(value_error)?;

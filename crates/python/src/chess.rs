@@ -2,11 +2,13 @@
 //! object. games-chess is GPL-3.0-or-later (because shakmaty is), so an
 //! extension built with this module is GPL-3.0-or-later as a whole.
 
+use games_chess::human::HumanAgents;
 use games_chess::shakmaty::san::SanPlus;
 use games_chess::{ChessEval, ChessGame};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use search_core::Game;
+use strength::agents::{Roster, StandardAgents};
 
 use crate::games::game_class;
 use crate::native::Native;
@@ -56,6 +58,16 @@ impl Native for ChessGame {
     fn move_from_py(&self, obj: &Bound<'_, PyAny>) -> PyResult<Self::Move> {
         let text: String = obj.extract().map_err(|_| PyTypeError::new_err("a chess move is a UCI or SAN string"))?;
         self.parse_move(&text).map_err(value_error)
+    }
+    /// The chess dial's committed calibration (rated against Stockfish's
+    /// `UCI_Elo`), as `cargo xtask` uses it.
+    fn calibration(&self) -> Option<&'static str> {
+        Some(games_chess::uci::CALIBRATION_JSON)
+    }
+    /// The search agents and `human:X[,pick=sample|mode]` (the learned
+    /// model of Lichess players, embedded in games-chess).
+    fn roster(standard: StandardAgents<ChessEval>) -> Roster<ChessGame> {
+        Roster::new().with(standard).with(HumanAgents)
     }
 }
 

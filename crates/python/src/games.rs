@@ -1,6 +1,7 @@
 //! The built-in games as immutable, hashable Python objects.
 
 use games_small::gobang::GobangOptions;
+use games_small::pig::{Pig, PigEval};
 use games_small::{Connect4, Connect4Eval, Gobang, GobangEval, TicTacToe, TicTacToeEval};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -169,6 +170,63 @@ game_class!(
     }
 });
 
+game_class!(
+    /// Pig, the dice game with chance nodes (see `games_small::pig`): race to
+    /// `target` points with a `die`-faced die, a draw after `max_turns` turns.
+    /// Moves are `"roll"` (1) and `"hold"` (0); after a roll chance moves
+    /// (`to_move() == -1`), its outcomes the faces 1..die.
+    PigPy, "Pig", Pig, {
+    #[new]
+    #[pyo3(signature = (target = 10, die = 6, max_turns = 6))]
+    fn new(target: u8, die: u8, max_turns: u16) -> PyResult<Self> {
+        Pig::new(target, die, max_turns).map(PigPy).map_err(value_error)
+    }
+
+    /// The banked scores `(first, second)`.
+    #[getter]
+    fn scores(&self) -> (u8, u8) {
+        let [a, b] = self.0.scores();
+        (a, b)
+    }
+
+    /// The points of the turn so far (lost on a 1).
+    #[getter]
+    fn turn_total(&self) -> u8 {
+        self.0.turn_total()
+    }
+
+    /// Turns finished so far.
+    #[getter]
+    fn turns(&self) -> u16 {
+        self.0.turns()
+    }
+
+    /// The points that win.
+    #[getter]
+    fn target(&self) -> u8 {
+        self.0.target()
+    }
+});
+
+impl Native for Pig {
+    type Eval = PigEval;
+    fn name(&self) -> &'static str {
+        "pig"
+    }
+    fn heuristic(&self) -> PigEval {
+        PigEval
+    }
+    fn default_table_mib(&self) -> usize {
+        1
+    }
+    fn move_to_py(&self, py: Python<'_>, mv: u8) -> PyResult<Py<PyAny>> {
+        int(py, mv)
+    }
+    fn move_from_py(&self, obj: &Bound<'_, PyAny>) -> PyResult<u8> {
+        small_move(self, obj)
+    }
+}
+
 impl Native for TicTacToe {
     type Eval = TicTacToeEval;
     fn name(&self) -> &'static str {
@@ -276,5 +334,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Connect4Py>()?;
     m.add_class::<GobangPy>()?;
     m.add_class::<TreePy>()?;
+    m.add_class::<PigPy>()?;
     Ok(())
 }

@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use pyo3::prelude::*;
 use search_core::{Evaluator, Game, Outcome, OutcomeOnly, Player, Status};
+use strength::agents::{Roster, StandardAgents};
 
 /// A game searched from Python: a built-in game, or a Python object that
 /// follows the protocol ([`crate::protocol::PyState`]).
@@ -53,6 +54,13 @@ pub(crate) trait Native: Game<Move: Send + Sync> + Send + Sync + 'static {
     /// The strength dial's calibration of this game (JSON), if it has one.
     fn calibration(&self) -> Option<&'static str> {
         None
+    }
+
+    /// The agents of this game's specs: `standard` (the search agents, with
+    /// `elo:X` where the game has a calibration), and any of the game's own
+    /// (chess: `human:X`).
+    fn roster(standard: StandardAgents<Self::Eval>) -> Roster<Self> {
+        Roster::new().with(standard)
     }
 }
 

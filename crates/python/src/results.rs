@@ -51,6 +51,57 @@ impl SearchResultPy {
             self.rule, self.value, self.depth, self.nodes, self.complete
         )
     }
+
+    /// The policy as a numpy array (numpy is optional): for integer moves
+    /// (the built-in games but chess) indexed by move, of length `size` (by
+    /// default the largest move plus one; 0 for moves not at the root),
+    /// otherwise in the order of `policy`.
+    #[pyo3(signature = (size = None))]
+    fn policy_array<'py>(&self, py: Python<'py>, size: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
+        policy_array(py, &self.policy, size)
+    }
+}
+
+/// The policy `policy` (`{move: probability}`) as a numpy array: indexed by
+/// move where the moves are integers (of length `size`, or the largest
+/// move plus one), else in the dict's order. An `ImportError` where numpy is
+/// absent (it is an optional dependency).
+fn policy_array<'py>(py: Python<'py>, policy: &Py<PyDict>, size: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
+    let numpy = py.import("numpy").map_err(|e| {
+        pyo3::exceptions::PyImportError::new_err(format!("policy_array needs numpy (pip install numpy): {e}"))
+    })?;
+    let policy = policy.bind(py);
+    let mut entries: Vec<(Option<usize>, f64)> = Vec::with_capacity(policy.len());
+    for (k, v) in policy.iter() {
+        let index = if k.is_instance_of::<pyo3::types::PyInt>() { k.extract::<usize>().ok() } else { None };
+        entries.push((index, v.extract()?));
+    }
+    let dense = !entries.is_empty() && entries.iter().all(|(i, _)| i.is_some());
+    let values: Vec<f64> = if dense {
+        let largest = entries.iter().filter_map(|(i, _)| *i).max().unwrap_or(0);
+        let len = match size {
+            Some(n) if n <= largest => {
+                return Err(crate::value_error(format!("size {n} is too small for move {largest}")));
+            }
+            Some(n) => n,
+            None => largest + 1,
+        };
+        let mut v = vec![0.0; len];
+        for (i, p) in entries {
+            if let Some(i) = i {
+                v[i] = p;
+            }
+        }
+        v
+    } else {
+        if size.is_some() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "size= needs integer moves (here the policy is in the order of its dict)",
+            ));
+        }
+        entries.into_iter().map(|(_, p)| p).collect()
+    };
+    numpy.call_method1("asarray", (values, "float64"))
 }
 
 /// Converts `r`, a search from `root`, into Python objects.
@@ -134,6 +185,12 @@ impl MctsResultPy {
     fn __repr__(&self, py: Python<'_>) -> String {
         let best = self.best.as_ref().and_then(|b| b.bind(py).repr().ok()).map_or("None".into(), |r| r.to_string());
         format!("MctsResult(best={best}, value={:.4}, iterations={})", self.value, self.iterations)
+    }
+
+    /// The policy as a numpy array, as `SearchResult.policy_array`.
+    #[pyo3(signature = (size = None))]
+    fn policy_array<'py>(&self, py: Python<'py>, size: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
+        policy_array(py, &self.policy, size)
     }
 }
 

@@ -1,5 +1,7 @@
 //! `search()`, `mcts()` and the connect-4 solver.
 
+use std::any::{Any, TypeId};
+use std::cell::RefCell;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -24,7 +26,7 @@ macro_rules! with_game {
             // The built-in games, each behind its class (a repetition, so
             // that `$body` is written once and monomorphised per game).
             with_game!(@try obj, $g => $body, 'dispatch,
-                crate::games::TicTacToePy, crate::games::Connect4Py, crate::games::GobangPy, crate::games::TreePy);
+                crate::games::TicTacToePy, crate::games::Connect4Py, crate::games::GobangPy, crate::games::TreePy, crate::games::PigPy);
             #[cfg(feature = "chess")]
             with_game!(@try obj, $g => $body, 'dispatch, crate::chess::ChessPy);
             let state = crate::protocol::PyState::wrap(obj)?;
@@ -62,6 +64,49 @@ pub(crate) fn detached<G: Native, T: Send>(py: Python<'_>, f: impl FnOnce() -> T
     if G::DETACHED { py.detach(f) } else { f() }
 }
 
+/// What a search built from the keywords depends on: calls with the same
+/// key can use the same search object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SearchKey {
+    game: TypeId,
+    rule: String,
+    evaluator: String,
+    table_mib: usize,
+    threads: usize,
+    exact_root: bool,
+    seed: u64,
+}
+
+/// Searches kept per thread between calls, at most this many.
+const KEPT_SEARCHES: usize = 4;
+
+thread_local! {
+    /// The searches of the latest calls on this thread (built-in games
+    /// only), most recent last. Building a search allocates and fills its
+    /// transposition table (16 MiB for connect-4 and gobang), which costs
+    /// more than a small search itself; a kept search is cleared instead,
+    /// which costs what the previous search stored.
+    static SEARCHES: RefCell<Vec<(SearchKey, Box<dyn Any>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The kept search for `key`, cleared (taken out of the cache while it runs).
+fn take_kept<G: Native>(key: &SearchKey) -> Option<rules::Built<G>> {
+    let kept = SEARCHES.with_borrow_mut(|v| v.iter().position(|(k, _)| k == key).map(|i| v.remove(i)))?;
+    let mut built = *kept.1.downcast::<rules::Built<G>>().ok()?;
+    built.search.clear();
+    Some(built)
+}
+
+/// Keeps `built` for the next call with `key`.
+fn keep<G: Native>(key: SearchKey, built: rules::Built<G>) {
+    SEARCHES.with_borrow_mut(|v| {
+        if v.len() >= KEPT_SEARCHES {
+            v.remove(0);
+        }
+        v.push((key, Box::new(built)));
+    });
+}
+
 #[allow(clippy::too_many_arguments)]
 fn run_search<G: Native>(
     py: Python<'_>,
@@ -77,7 +122,21 @@ fn run_search<G: Native>(
     one_thread::<G>(threads)?;
     let eval = Eval::parse(evaluator, g.heuristic())?;
     let setup = Setup { table_mib: table_mib.unwrap_or_else(|| g.default_table_mib()), threads, exact_root, seed };
-    let mut built = rules::build::<G, Eval<G::Eval>>(rule, eval, setup).map_err(value_error)?;
+    // A game written in Python is not kept: its searches cost per node, and
+    // its evaluator holds the Python object.
+    let key = G::DETACHED.then(|| SearchKey {
+        game: TypeId::of::<G>(),
+        rule: rule.to_owned(),
+        evaluator: evaluator.to_owned(),
+        table_mib: setup.table_mib,
+        threads,
+        exact_root,
+        seed,
+    });
+    let mut built = match key.as_ref().and_then(take_kept::<G>) {
+        Some(kept) => kept,
+        None => rules::build::<G, Eval<G::Eval>>(rule, eval, setup).map_err(value_error)?,
+    };
     let limits = match g.stop_flag() {
         Some(flag) => limits.with_stop(flag),
         None => limits,
@@ -87,8 +146,12 @@ fn run_search<G: Native>(
     if let Some(e) = g.take_error() {
         return Err(e);
     }
-    let r = out.map_err(value_error)?;
-    search_result(py, g, &r, built.policy.as_ref(), built.search.name())
+    let result =
+        out.map_err(value_error).and_then(|r| search_result(py, g, &r, built.policy.as_ref(), built.search.name()));
+    if let Some(key) = key {
+        keep(key, built);
+    }
+    result
 }
 
 /// The limits from the keywords: none given is the whole tree.
@@ -109,6 +172,11 @@ fn limits(depth: Option<u32>, nodes: Option<u64>, time: Option<f64>) -> PyResult
 
 /// Searches `state` with a backup rule (a spec string, see `docs/python.md`)
 /// to the limits given (none: the whole tree).
+///
+/// On a built-in game the thread keeps the searches of its last few calls
+/// and clears one for the next call with the same arguments instead of
+/// building it again (a fresh table costs more than a small search); the
+/// results are those of a fresh search.
 #[pyfunction]
 #[pyo3(signature = (state, rule = "alphabeta", *, depth = None, nodes = None, time = None,
     evaluator = "heuristic", table_mib = None, threads = 1, exact_root = false, seed = 0))]

@@ -209,3 +209,28 @@ def test_searches_release_the_gil():
     for t in threads:
         t.join()
     assert len(pair) == 2 and pair[0] == pair[1]
+
+
+def _summary(r):
+    return (r.value, r.best, r.pv, r.scores, r.nodes, r.leaves, r.depth)
+
+
+def test_repeated_searches_equal_a_fresh_one():
+    # Each thread keeps its last searches and clears one for the next call
+    # with the same arguments: the answer must be a fresh search's, node for
+    # node, whatever ran in between (other rules, games, table sizes).
+    c = br.Connect4(moves="4453")
+    first = _summary(br.search(c, "alphabeta", depth=7))
+    for other in [br.Connect4(moves="11"), br.Connect4(6, 5), c.play(3)]:
+        br.search(other, "alphabeta", depth=6)
+        br.search(other, "alphabeta", depth=5, table_mib=2)
+        assert _summary(br.search(c, "alphabeta", depth=7)) == first
+    for rule in ["rminimax:theta=0.5,range=1000", "iom", "alphabeta"]:
+        done = [_summary(br.search(br.TicTacToe("b2"), rule, depth=5)) for _ in range(3)]
+        assert done[0] == done[1] == done[2], rule
+    # And in another thread (which keeps its own).
+    out = []
+    t = threading.Thread(target=lambda: out.append(_summary(br.search(c, "alphabeta", depth=7))))
+    t.start()
+    t.join()
+    assert out == [first]

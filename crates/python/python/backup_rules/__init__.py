@@ -1,6 +1,6 @@
 """Game-tree search with pluggable backup rules, from Rust.
 
-The built-in games (``TicTacToe``, ``Connect4``, ``Gobang``, ``Tree``, and
+The built-in games (``TicTacToe``, ``Connect4``, ``Gobang``, ``Tree``, ``Pig``, and
 ``backup_rules.chess.Chess`` where the package was built with chess) and any
 Python class that follows the game protocol (see ``docs/python.md``) can be
 searched by every backup rule (``search``), by Monte Carlo tree search
@@ -19,6 +19,7 @@ from ._native import (
     Gobang,
     MatchResult,
     MctsResult,
+    Pig,
     SearchResult,
     Solved,
     TicTacToe,
@@ -44,6 +45,7 @@ __all__ = [
     "Gobang",
     "MatchResult",
     "MctsResult",
+    "Pig",
     "SearchResult",
     "Solved",
     "TicTacToe",

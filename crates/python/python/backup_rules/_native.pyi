@@ -90,7 +90,28 @@ class Tree(_BuiltIn):
     def legal_moves(self) -> List[int]: ...
     def play(self, move: Union[int, str], /) -> "Tree": ...
 
-State = Union[TicTacToe, Connect4, Gobang, Tree, Game]
+class Pig(_BuiltIn):
+    """Pig, the dice game, for expectiminimax: race to ``target`` points; on
+    a turn roll a ``die``-faced die as often as you like (a 1 loses the
+    turn's total and ends the turn) or hold to bank the total; a draw after
+    ``max_turns`` turns (which makes the tree finite). Moves are ``1``
+    (``"roll"``) and ``0`` (``"hold"``, once the turn has a total); after a
+    roll chance is to move (``to_move() == -1``), its outcomes the faces
+    ``1..die``, equally likely. Reaching the target wins at once."""
+
+    scores: Tuple[int, int]
+    """The banked scores of the first and the second player."""
+    turn_total: int
+    """The points of the turn so far."""
+    turns: int
+    """Turns finished so far."""
+    target: int
+    def __init__(self, target: int = 10, die: int = 6, max_turns: int = 6) -> None:
+        """Raises ``ValueError`` for a target outside 1..100, a die outside 2..20, or no turns."""
+    def legal_moves(self) -> List[int]: ...
+    def play(self, move: Union[int, str], /) -> "Pig": ...
+
+State = Union[TicTacToe, Connect4, Gobang, Tree, Pig, Game]
 
 class SearchResult:
     """The result of :func:`search`."""
@@ -118,6 +139,13 @@ class SearchResult:
     """False if a limit (nodes, time) stopped the search before it answered."""
     seconds: float
     rule: str
+    def policy_array(self, size: Optional[int] = None) -> Any:
+        """The policy as a numpy array (numpy is an optional dependency:
+        ``ImportError`` without it). For integer moves (every built-in game
+        but chess) it is indexed by move, of length ``size`` (by default the
+        largest move at the root plus one; 0 for moves not there); otherwise
+        the probabilities in the order of ``policy`` (``size`` then raises
+        ``TypeError``)."""
 
 class MctsResult:
     """The result of :func:`mcts`."""
@@ -133,6 +161,13 @@ class MctsResult:
     iterations: int
     nodes: int
     seconds: float
+    def policy_array(self, size: Optional[int] = None) -> Any:
+        """The policy as a numpy array (numpy is an optional dependency:
+        ``ImportError`` without it). For integer moves (every built-in game
+        but chess) it is indexed by move, of length ``size`` (by default the
+        largest move at the root plus one; 0 for moves not there); otherwise
+        the probabilities in the order of ``policy`` (``size`` then raises
+        ``TypeError``)."""
 
 def search(
     state: State,
@@ -158,6 +193,11 @@ def search(
     ``value()``) or ``"outcome"`` (win 1, draw 0, loss -1, 0 at the horizon).
     ``threads`` > 1: Lazy SMP (``alphabeta`` only, built-in games only).
     The GIL is released while a built-in game is searched.
+
+    On the built-in games each thread keeps the searches of its last few
+    calls (by rule, evaluator and keywords) and clears one for the next call
+    with the same arguments instead of building it again: a fresh table costs
+    more than a small search. Results are those of a fresh search.
 
     Raises ``ValueError`` with the library's message for a bad rule or
     limit, and re-raises any exception a Python game's method raised."""
@@ -206,8 +246,10 @@ class Agent:
     ``boltzmann:depth=D,theta=T``, ``rminimax:depth=D,theta=T``,
     ``epsilon:depth=D,eps=E``, ``iom:depth=D``, ``mcts:iters=N``,
     ``ments:iters=N,tau=T``, ``elo:X`` (on a game with a committed
-    calibration)... Its random choices follow from ``seed`` and the number
-    of moves it has chosen."""
+    calibration: tic-tac-toe, 7 x 6 connect-4, 15 x 15 gobang, and chess in
+    a chess build), ``human:X[,pick=sample|mode]`` (chess builds: the learned
+    model of Lichess players rated X)... Its random choices follow from
+    ``seed`` and the number of moves it has chosen."""
 
     spec: str
     def __init__(self, spec: str, seed: int = 0) -> None: ...
