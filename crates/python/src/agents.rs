@@ -146,23 +146,100 @@ struct MatchArgs<'a> {
     max_plies: usize,
 }
 
-fn run_match<G: Native>(py: Python<'_>, g: &G, m: &MatchArgs<'_>) -> PyResult<MatchResultPy> {
+/// How a match reports its progress: not at all, through a Python callable
+/// `progress(done, total)` after each pair, or through a tqdm bar.
+enum Progress<'py> {
+    Off,
+    Call(Bound<'py, PyAny>),
+    Bar(Bound<'py, PyAny>),
+}
+
+impl<'py> Progress<'py> {
+    /// From the `progress` keyword: `None`/`False`, `True` (tqdm, which must
+    /// be installed) or a callable.
+    fn new(py: Python<'py>, arg: Option<&Bound<'py, PyAny>>, total: usize, what: &str) -> PyResult<Self> {
+        let Some(arg) = arg else { return Ok(Progress::Off) };
+        if arg.is_instance_of::<pyo3::types::PyBool>() {
+            if !arg.is_truthy()? {
+                return Ok(Progress::Off);
+            }
+            let tqdm = py.import("tqdm").map_err(|e| {
+                pyo3::exceptions::PyImportError::new_err(format!(
+                    "progress=True needs tqdm (pip install tqdm), or pass a callable progress(done, total): {e}"
+                ))
+            })?;
+            let kwargs = pyo3::types::PyDict::new(py);
+            kwargs.set_item("total", total)?;
+            kwargs.set_item("desc", what)?;
+            kwargs.set_item("unit", "pair")?;
+            return Ok(Progress::Bar(tqdm.getattr("tqdm")?.call((), Some(&kwargs))?));
+        }
+        if !arg.is_callable() {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "progress must be True, False, None or a callable progress(done, total)",
+            ));
+        }
+        Ok(Progress::Call(arg.clone()))
+    }
+
+    fn update(&self, done: usize, total: usize) -> PyResult<()> {
+        match self {
+            Progress::Off => Ok(()),
+            Progress::Call(f) => f.call1((done, total)).map(drop),
+            Progress::Bar(bar) => bar.call_method1("update", (1,)).map(drop),
+        }
+    }
+
+    fn close(&self) -> PyResult<()> {
+        match self {
+            Progress::Bar(bar) => bar.call_method0("close").map(drop),
+            _ => Ok(()),
+        }
+    }
+}
+
+fn run_match<'py, G: Native>(
+    py: Python<'py>,
+    g: &G,
+    m: &MatchArgs<'_>,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<MatchResultPy> {
     let agents = agents(g)?;
     let setup = Setup::new(g.name(), g.clone(), move || G::roster(agents.clone()))
         .with_opening_plies(m.opening_plies)
         .with_max_plies(m.max_plies);
     setup.check_spec(m.a).map_err(value_error)?;
     setup.check_spec(m.b).map_err(value_error)?;
-    let out = detached::<G, _>(py, || {
-        let openings = setup.random_openings(m.pairs, m.seed)?;
-        let pairs: Vec<(String, u64)> =
-            openings.into_iter().enumerate().map(|(i, o)| (o, pair_seed(m.seed, i))).collect();
-        setup.play_pairs(m.a, m.b, &pairs)
+    let progress = Progress::new(py, progress, m.pairs, &format!("{} vs {}", m.a, m.b))?;
+    let pairs = detached::<G, _>(py, || {
+        setup.random_openings(m.pairs, m.seed).map(|openings| {
+            openings.into_iter().enumerate().map(|(i, o)| (o, pair_seed(m.seed, i))).collect::<Vec<(String, u64)>>()
+        })
     });
     if let Some(e) = g.take_error() {
         return Err(e);
     }
-    let outcomes = out.map_err(value_error)?;
+    let pairs = pairs.map_err(value_error)?;
+    // With progress, the pairs are played one call each, the progress
+    // reported between them (agents are reset before every game, so the
+    // games are the same as in one call); an exception from the callback
+    // stops the match and reaches the caller.
+    let chunk = if matches!(progress, Progress::Off) { pairs.len().max(1) } else { 1 };
+    let mut outcomes = Vec::with_capacity(pairs.len());
+    let played = (|| -> PyResult<()> {
+        for part in pairs.chunks(chunk) {
+            let out = detached::<G, _>(py, || setup.play_pairs(m.a, m.b, part));
+            if let Some(e) = g.take_error() {
+                return Err(e);
+            }
+            outcomes.extend(out.map_err(value_error)?);
+            progress.update(outcomes.len(), pairs.len())?;
+        }
+        Ok(())
+    })();
+    let closed = progress.close();
+    played?;
+    closed?;
     let summary = MatchSummary::new(&outcomes, None);
     let tri = summary.trinomial();
     let elo = summary.pentanomial().elo();
@@ -186,20 +263,21 @@ fn run_match<G: Native>(py: Python<'_>, g: &G, m: &MatchArgs<'_>) -> PyResult<Ma
 /// from `start` (each pair from one random opening of `opening_plies`
 /// moves, each agent moving first once), seeded by `seed`.
 #[pyfunction]
-#[pyo3(signature = (start, a, b, *, pairs = 10, seed = 0, opening_plies = 0, max_plies = 1000))]
+#[pyo3(signature = (start, a, b, *, pairs = 10, seed = 0, opening_plies = 0, max_plies = 1000, progress = None))]
 #[allow(clippy::too_many_arguments)]
-fn play_match(
-    py: Python<'_>,
-    start: &Bound<'_, PyAny>,
+fn play_match<'py>(
+    py: Python<'py>,
+    start: &Bound<'py, PyAny>,
     a: &str,
     b: &str,
     pairs: usize,
     seed: u64,
     opening_plies: usize,
     max_plies: usize,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<MatchResultPy> {
     let args = MatchArgs { a, b, pairs, seed, opening_plies, max_plies };
-    with_game!(start, g => run_match(py, g, &args))
+    with_game!(start, g => run_match(py, g, &args, progress))
 }
 
 /// The range of ratings the strength dial of `state`'s game covers.

@@ -100,3 +100,34 @@ def test_fit_finds_the_players_temperature_and_rating():
         br.fit_player(br.Connect4(), games, depth=2, model="psychic")
     with pytest.raises(ValueError, match="illegal"):
         br.fit_player(br.Connect4(), [[0, 0, 0, 0, 0, 0, 0]], depth=2)
+
+
+def test_match_progress_callback_same_games_and_errors():
+    g = br.TicTacToe()
+    plain = br.play_match(g, "boltzmann:depth=2,theta=0.5", "random", pairs=4, seed=7, opening_plies=1)
+    seen = []
+    with_progress = br.play_match(
+        g, "boltzmann:depth=2,theta=0.5", "random", pairs=4, seed=7, opening_plies=1,
+        progress=lambda done, total: seen.append((done, total)),
+    )
+    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert with_progress.pentanomial == plain.pentanomial
+    assert (with_progress.wins, with_progress.draws, with_progress.losses) == (plain.wins, plain.draws, plain.losses)
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_two(done, total):
+        if done == 2:
+            raise Stop("enough")
+
+    with pytest.raises(Stop, match="enough"):
+        br.play_match(g, "random", "random", pairs=4, progress=stop_after_two)
+    with pytest.raises(TypeError):
+        br.play_match(g, "random", "random", pairs=1, progress=3)
+    assert br.play_match(g, "random", "random", pairs=1, progress=False).games == 2
+
+
+def test_match_progress_bar_with_tqdm():
+    pytest.importorskip("tqdm")
+    assert br.play_match(br.TicTacToe(), "random", "random", pairs=2, progress=True).games == 4

@@ -22,3 +22,20 @@ def test_chess_moves_fen_and_search():
     assert r.best == "a1a8"
     with pytest.raises(ValueError):
         c.play("e2e5")
+
+
+def test_human_and_dial_agents_on_chess():
+    c = Chess().play("e2e4").play("e7e5")
+    legal = set(c.legal_moves())
+    for spec in ["human:1500", "human:900,pick=mode", "elo:1200"]:
+        assert br.choose_move(c, spec, seed=1) in legal, spec
+    # Seeded: the same move again.
+    assert br.choose_move(c, "human:1500", seed=4) == br.choose_move(c, "human:1500", seed=4)
+    a = br.Agent("human:2000", seed=2)
+    assert a.choose(c) in legal
+    low, high = br.dial_range(Chess())
+    assert low < 1200 < high
+    assert br.dial_setting(Chess(), 1200)
+    for bad in ["human:100", "human:1500,pick=best", "elo:abc"]:
+        with pytest.raises(ValueError):
+            br.choose_move(c, bad)

@@ -1,6 +1,6 @@
 """Type stubs of the extension module (re-exported by ``backup_rules``)."""
 
-from typing import Any, Dict, Hashable, List, Optional, Protocol, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Hashable, List, Optional, Protocol, Sequence, Tuple, Union
 
 __version__: str
 WIN_SCORE: float
@@ -286,14 +286,20 @@ def play_match(
     seed: int = 0,
     opening_plies: int = 0,
     max_plies: int = 1000,
+    progress: Union[bool, None, Callable[[int, int], Any]] = None,
 ) -> MatchResult:
     """Plays ``pairs`` pairs of games between the agents of specs ``a`` and ``b``:
     each pair from one random opening of ``opening_plies`` moves, each agent
-    moving first once; reproducible from ``seed``. The GIL is released."""
+    moving first once; reproducible from ``seed``. The GIL is released.
+
+    ``progress``: ``True`` shows a tqdm bar (``ImportError`` without tqdm);
+    a callable is called as ``progress(done, total)`` after each pair (an
+    exception it raises stops the match and is raised to the caller); the
+    games are the same with or without it."""
 
 def dial_range(state: State, /) -> Tuple[float, float]:
     """The ratings the strength dial of ``state``'s game covers (tic-tac-toe,
-    7 x 6 connect-4, 15 x 15 gobang)."""
+    7 x 6 connect-4, 15 x 15 gobang, chess in a chess build)."""
 
 def dial_setting(state: State, elo: float, /) -> str:
     """The agent spec the dial plays at rating ``elo``."""
