@@ -380,7 +380,51 @@ impl SolverPy {
     }
 }
 
+/// The whole-tree path statistics of a policy on a `Tree` under the
+/// Rminimax paper's utility costs (every interior arc costs `interior`, the
+/// arc into a leaf `offset − value`, the value for the root's player):
+/// `{"entropy": H, "expected_cost": E[C],
+/// "cost_to_go": V}`. `policy` is `"rminimax"` (θ = `param`),
+/// `"epsilon-greedy"` (ε = `param`), `"boltzmann"` (θ = `param`) or
+/// `"greedy"` (no `param`). The quantities of the paper's Tables II and III.
+#[pyfunction]
+#[pyo3(signature = (tree, policy, param = None, *, interior = 1.0, offset = 0.0))]
+fn path_stats(
+    py: Python<'_>,
+    tree: PyRef<'_, crate::games::TreePy>,
+    policy: &str,
+    param: Option<f64>,
+    interior: f64,
+    offset: f64,
+) -> PyResult<Py<pyo3::types::PyDict>> {
+    use search_core::backup::rminimax::UtilityCosts;
+    use search_core::policy::{PathAnalysis, TreePolicy};
+    use search_core::tree::LiteralEval;
+    let need = |what: &str| param.ok_or_else(|| value_error(format!("policy {policy:?} needs param (its {what})")));
+    let policy = match policy {
+        "rminimax" => TreePolicy::Rminimax { theta: need("θ")? },
+        "epsilon-greedy" => TreePolicy::EpsilonGreedy { epsilon: need("ε")? },
+        "boltzmann" => TreePolicy::Boltzmann { theta: need("θ")? },
+        "greedy" if param.is_none() => TreePolicy::Greedy,
+        "greedy" => return Err(value_error("policy \"greedy\" takes no param")),
+        other => {
+            return Err(value_error(format!(
+                "policy must be rminimax, epsilon-greedy, boltzmann or greedy, got {other:?}"
+            )));
+        }
+    };
+    let costs = UtilityCosts::new(interior, offset).map_err(value_error)?;
+    let root = tree.0.clone();
+    let stats = py.detach(|| PathAnalysis::new(root, LiteralEval, costs).stats(policy)).map_err(value_error)?;
+    let out = pyo3::types::PyDict::new(py);
+    out.set_item("entropy", stats.entropy)?;
+    out.set_item("expected_cost", stats.expected_cost)?;
+    out.set_item("cost_to_go", stats.cost_to_go)?;
+    Ok(out.unbind())
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(path_stats, m)?)?;
     m.add_function(wrap_pyfunction!(search, m)?)?;
     m.add_function(wrap_pyfunction!(mcts, m)?)?;
     m.add_class::<SolvedPy>()?;

@@ -30,6 +30,7 @@ from ._native import (
     dial_setting,
     fit_player,
     mcts,
+    path_stats,
     play_match,
     search,
 )
@@ -56,6 +57,7 @@ __all__ = [
     "dial_setting",
     "fit_player",
     "mcts",
+    "path_stats",
     "play_match",
     "search",
 ]

@@ -202,6 +202,19 @@ def search(
     Raises ``ValueError`` with the library's message for a bad rule or
     limit, and re-raises any exception a Python game's method raised."""
 
+def path_stats(
+    tree: Tree, policy: str, param: Optional[float] = None, *, interior: float = 1.0, offset: float = 0.0
+) -> Dict[str, float]:
+    """The whole-tree path statistics of a policy on ``tree`` under the
+    Rminimax paper's utility costs (every interior arc costs ``interior``,
+    the arc into a leaf ``offset - value``, the value for the root's
+    player): ``{"entropy": H,
+    "expected_cost": E[C], "cost_to_go": V}``, the quantities of the paper's
+    Tables II and III. ``policy``: ``"rminimax"`` (θ = ``param``),
+    ``"epsilon-greedy"`` (ε = ``param``), ``"boltzmann"`` (θ = ``param``) or
+    ``"greedy"`` (no ``param``). ``ValueError`` for a bad policy or
+    parameter."""
+
 def mcts(
     state: State,
     iterations: Optional[int] = None,
