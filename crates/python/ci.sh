@@ -37,6 +37,9 @@ echo "::: $((SECONDS - start)) s: pip install maturin pytest"
 start=$SECONDS
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 export MATURIN_PEP517_ARGS="${MATURIN_PEP517_ARGS:---profile dev}"
+# No debug info, as the `test` profile has it: the dependencies' builds are
+# then the ones `cargo test --workspace` made (same settings), not a second
+# copy.
 export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-0}"
 # --no-build-isolation: the maturin just installed builds the wheel (no
 # second download into an isolated environment).

@@ -145,7 +145,7 @@ fn build(
         by_package.entry(&t.package).or_default().push(&t.name);
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut executables = BTreeMap::new();
+    let mut found = BTreeMap::new();
     for (package, names) in by_package {
         let mut cmd = Command::new(&cargo);
         cmd.current_dir(root).args([
@@ -159,26 +159,59 @@ fn build(
             cmd.args(["--test", name]);
         }
         eprintln!("fuzz: building {package}: {}", names.join(", "));
-        let mut child = cmd.stdout(Stdio::piped()).spawn()?;
-        let stdout = child.stdout.take().ok_or("no cargo output")?;
-        for message in Message::parse_stream(BufReader::new(stdout)) {
-            if let Message::CompilerArtifact(artifact) = message?
-                && let Some(exe) = artifact.executable
-                && artifact.target.is_test()
-                && names.contains(&artifact.target.name.as_str())
-            {
-                executables.insert((package.to_string(), artifact.target.name.clone()), exe.into_std_path_buf());
+        for built in executables(&mut cmd)? {
+            if built.package == package && names.contains(&built.target.as_str()) {
+                found.insert((built.package, built.target), built.exe);
             }
         }
-        let status = child.wait()?;
-        if !status.success() {
-            return Err(format!("building the fuzz targets of {package} failed ({status})").into());
-        }
     }
-    Ok(executables)
+    Ok(found)
 }
 
-fn verdict(success: bool, counts: Option<(u64, u64)>) -> String {
+/// A test executable cargo built.
+#[derive(Debug, Clone)]
+pub(crate) struct TestExecutable {
+    /// Its package's name.
+    pub(crate) package: String,
+    /// The target's name (`integration`, `fuzz_games`, the library's).
+    pub(crate) target: String,
+    /// The executable.
+    pub(crate) exe: PathBuf,
+    /// The package's folder (tests run there, as under `cargo test`).
+    pub(crate) dir: PathBuf,
+}
+
+/// Runs `cmd` (a `cargo test --no-run --message-format=json...`) and
+/// returns the test executables it built or found fresh; an error if cargo
+/// fails.
+pub(crate) fn executables(cmd: &mut Command) -> Result<Vec<TestExecutable>, Box<dyn std::error::Error>> {
+    let metadata = MetadataCommand::new().no_deps().exec()?;
+    let mut child = cmd.stdout(Stdio::piped()).spawn()?;
+    let stdout = child.stdout.take().ok_or("no cargo output")?;
+    let mut found = Vec::new();
+    for message in Message::parse_stream(BufReader::new(stdout)) {
+        if let Message::CompilerArtifact(artifact) = message?
+            && let Some(exe) = artifact.executable
+            && artifact.profile.test
+            && let Some(package) = metadata.packages.iter().find(|p| p.id == artifact.package_id)
+        {
+            let dir = package.manifest_path.parent().map(|d| d.as_std_path().to_path_buf()).unwrap_or_default();
+            found.push(TestExecutable {
+                package: package.name.to_string(),
+                target: artifact.target.name.clone(),
+                exe: exe.into_std_path_buf(),
+                dir,
+            });
+        }
+    }
+    let status = child.wait()?;
+    if !status.success() {
+        return Err(format!("cargo failed ({status}): {cmd:?}").into());
+    }
+    Ok(found)
+}
+
+pub(crate) fn verdict(success: bool, counts: Option<(u64, u64)>) -> String {
     let word = if success { "ok" } else { "FAILED" };
     match counts {
         Some((passed, failed)) => format!("{word} ({passed} passed, {failed} failed)"),

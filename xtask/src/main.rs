@@ -5,8 +5,8 @@
 //! `dial` (match, calibrate, rate, fit, fit-validation, human rate), `tools`
 //! (bench, demo, perft, solve, book, wac, soak, tablebase, nash, human train
 //! and eval), `experiments` (reproduce) and `play` (the web app and its load
-//! test). Only `layering` and `fuzz` (which drive cargo itself) and
-//! `cluster-test` (which drives Slurm) are here.
+//! test). Only `layering`, `fuzz` and `test-without-shared` (which drive
+//! cargo itself) and `cluster-test` (which drives Slurm) are here.
 
 use std::process::{Command as Process, ExitCode};
 
@@ -25,6 +25,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod cluster;
 mod fuzz;
 mod layering;
+mod without_shared;
 
 /// Project tasks for the backup-rules workspace.
 #[derive(Debug, Parser)]
@@ -68,6 +69,9 @@ enum Command {
     FitValidation(dial::fit_validation::Args),
     /// Run the property tests (test targets named fuzz_*) with many cases, timed.
     Fuzz(fuzz::Args),
+    /// Run again, without the shared test data (as a fresh clone has it), the tests `cargo test --workspace` built
+    /// that can reach that data (those linking the test-data crate).
+    TestWithoutShared,
     /// Serve the web app (play against the agents in a browser) until Ctrl-C.
     Play(play::cli::PlayArgs),
     /// Load-test the web app's server on loopback: concurrent sessions, malformed requests, latencies.
@@ -136,6 +140,7 @@ fn main() -> ExitCode {
         Command::Soak(args) => tools::soak::run(args),
         Command::Bench(args) => bench(args),
         Command::Fuzz(args) => fuzz::run(args),
+        Command::TestWithoutShared => without_shared::run(),
         Command::Match(args) => dial::matches::run(args),
         Command::Calibrate(args) => dial::calibrate::run(args),
         Command::Rate(args) => dial::rate::run(args),

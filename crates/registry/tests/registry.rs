@@ -1,0 +1,185 @@
+//! The built-in games' ladders and setups: every rung plays and is linked
+//! to random play, the ladders are the ones the committed calibrations were
+//! made with, and the setups' openings and perfect player behave.
+
+use games_small::Connect4;
+use registry::ladders::{CHESS_LINKS, chess, connect4, gobang};
+use registry::{connect4_setup, tictactoe_setup};
+use strength::dial::Dial;
+use strength::spec::AgentSpec;
+use tournament::ladder::Ladder;
+
+fn ladder(game: &str) -> Ladder {
+    registry::game(game).unwrap().ladder()
+}
+
+#[test]
+fn every_rung_plays_and_the_schedule_is_connected() {
+    for game in registry::names() {
+        let s = ladder(game).schedule();
+        let (rungs, games) = (s.rungs, s.matchups);
+        let mut reached = vec![false; rungs.len()];
+        reached[0] = true;
+        for _ in 0..rungs.len() {
+            for &(a, b) in &games {
+                if reached[a] || reached[b] {
+                    reached[a] = true;
+                    reached[b] = true;
+                }
+            }
+        }
+        assert!(reached.iter().all(|&r| r), "{game}: a rung is not connected to random play");
+        for &(a, b) in &games {
+            assert_ne!(a, b);
+        }
+    }
+}
+
+#[test]
+fn curves_are_linked_at_equal_theta_and_top_to_top() {
+    let s = gobang().schedule();
+    let (rungs, games) = (s.rungs, s.matchups);
+    let has = |a: &str, b: &str| {
+        let (i, j) = (rungs.iter().position(|r| r == a).unwrap(), rungs.iter().position(|r| r == b).unwrap());
+        games.contains(&(i, j))
+    };
+    let (d1, d2) = ("boltzmann:depth=1,softcap=10000,theta=", "boltzmann:depth=2,softcap=10000,theta=");
+    for t in ["0.0003", "0.001", "0.003", "0.01"] {
+        assert!(has(&format!("{d1}{t}"), &format!("{d2}{t}")), "θ = {t}");
+    }
+    // Depth 1's extra θ links to the nearest of depth 2.
+    assert!(has(&format!("{d1}0.0001"), &format!("{d2}0.0003")));
+    assert!(has("alphabeta:depth=1", "alphabeta:depth=2"));
+}
+
+/// The ladders built on the library are the ones the committed
+/// calibrations were made with: the same rungs, and the same matchups
+/// (each calibration's residuals list one per matchup), so that a rerun
+/// with the same seed plays the same cells.
+#[test]
+fn the_built_in_ladders_are_the_committed_calibrations_ladders() {
+    for game in ["tictactoe", "connect4", "gobang"] {
+        let c = registry::game(game).unwrap().calibration().unwrap();
+        let s = ladder(game).schedule();
+        let mut rungs: Vec<&str> = s.rungs.iter().map(String::as_str).collect();
+        let mut committed: Vec<&str> = c.rungs.iter().map(|r| r.spec.as_str()).collect();
+        rungs.sort_unstable();
+        committed.sort_unstable();
+        assert_eq!(rungs, committed, "{game}: rungs");
+        let mut matchups: Vec<(&str, &str)> =
+            s.matchups.iter().map(|&(a, b)| (s.rungs[a].as_str(), s.rungs[b].as_str())).collect();
+        let mut residuals: Vec<(&str, &str)> = c.residuals.iter().map(|r| (r.a.as_str(), r.b.as_str())).collect();
+        matchups.sort_unstable();
+        residuals.sort_unstable();
+        assert_eq!(matchups, residuals, "{game}: matchups");
+        let l = ladder(game);
+        assert_eq!(c.games, 2 * l.pairs as u64 * s.matchups.len() as u64, "{game}: pairs per matchup");
+        for r in &c.rungs {
+            let (curve, theta) = l.place_of(&r.spec);
+            assert_eq!(r.curve, curve, "{game}: {}", r.spec);
+            assert_eq!(r.theta, if r.spec == "random" { None } else { theta }, "{game}: {}", r.spec);
+        }
+    }
+}
+
+/// Stockfish plays settings the dial itself serves where the two ranges
+/// meet: each link is a rung of the chess ladder, and the committed
+/// calibration's dial, asked for that rung's rating, plays on the
+/// link's curve (depth 3). `alphabeta:depth=2`, the link it replaced,
+/// is a rung the dial never serves.
+#[test]
+fn stockfish_plays_the_settings_the_chess_dial_serves() {
+    let rungs = chess().schedule().rungs;
+    let calibration = registry::game("chess").unwrap().calibration().unwrap();
+    let dial = Dial::new(calibration.clone()).unwrap();
+    let served = |spec: &str| {
+        let rung = calibration.rungs.iter().find(|r| r.spec == spec).expect("a calibrated rung");
+        dial.setting(rung.rating).unwrap()
+    };
+    for link in CHESS_LINKS {
+        assert!(rungs.iter().any(|r| r == link), "{link} is not a rung");
+        let (spec, setting) = (link.parse::<AgentSpec>().unwrap(), served(link));
+        assert_eq!(setting.get("depth"), spec.get("depth"), "{link}: the dial serves {setting}");
+    }
+    assert_eq!(served("alphabeta:depth=2").get("depth"), Some("3"));
+}
+
+/// Connect-4's depth-12 curve is linked to depth 8 at its two equal θ
+/// and top to top, and to nothing further away; random play does not
+/// meet it; and adding it kept every matchup of the four curves below,
+/// whose games are reused.
+#[test]
+fn connect4s_depth_12_curve_links_only_where_it_overlaps() {
+    let full = connect4();
+    let s = full.schedule();
+    let (rungs, games) = (s.rungs, s.matchups);
+    let named = |games: &[(usize, usize)], rungs: &[String]| -> Vec<(String, String)> {
+        games.iter().map(|&(a, b)| (rungs[a].clone(), rungs[b].clone())).collect()
+    };
+    let pairs = named(&games, &rungs);
+    let (d8, d12) = ("boltzmann:depth=8,cap=100,theta=", "boltzmann:depth=12,cap=100,theta=");
+    let touching: Vec<&(String, String)> =
+        pairs.iter().filter(|(a, b)| (a.contains("depth=12")) != (b.contains("depth=12"))).collect();
+    let want = [
+        (format!("{d8}0.1"), format!("{d12}0.1")),
+        (format!("{d8}0.3"), format!("{d12}0.3")),
+        ("alphabeta:depth=8".to_string(), "alphabeta:depth=12".to_string()),
+    ];
+    assert_eq!(touching.len(), want.len(), "{touching:?}");
+    for w in &want {
+        assert!(pairs.contains(w), "{w:?} missing");
+    }
+    let mut below = full.clone();
+    below.curves.pop();
+    let s0 = below.schedule();
+    let (r0, g0) = (s0.rungs, s0.matchups);
+    for p in named(&g0, &r0) {
+        assert!(pairs.contains(&p), "{p:?} dropped");
+    }
+    assert_eq!(pairs.len(), named(&g0, &r0).len() + 3 + 5, "three links down, five matchups within");
+}
+
+#[test]
+fn a_longer_opening_list_starts_with_the_shorter_one() {
+    for game in ["tictactoe", "connect4"] {
+        let arena = registry::game(game).unwrap().setup().unwrap();
+        let short = arena.random_openings(30, 7).unwrap();
+        let long = arena.random_openings(60, 7).unwrap();
+        assert_eq!(&long[..30], &short[..], "{game}");
+        for o in &long {
+            arena.check_opening(o).unwrap();
+        }
+    }
+    // Tic-tac-toe has nine one-ply openings: all used before a repeat.
+    let nine = tictactoe_setup().unwrap().random_openings(9, 3).unwrap();
+    let mut sorted = nine.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), 9);
+}
+
+/// The perfect player (`solver`) never scores below an opening's solved
+/// value for its side, with either colour, against a searching player.
+#[test]
+fn the_solver_spec_never_does_worse_than_the_solved_value() {
+    use games_small::solver::Solver;
+    let arena = connect4_setup().unwrap();
+    arena.check_spec("solver").unwrap();
+    assert!(arena.check_spec("solver:mib=0").is_err());
+    assert!(arena.check_spec("solver:depth=3").is_err());
+    let mut judge = Solver::with_table_mib(7, 6, 8).unwrap();
+    for opening in ["444444333333", "3333334444445", "44444433333355"] {
+        let pos = Connect4::from_moves(7, 6, opening).unwrap();
+        let value = |score: i32| f64::from(score.signum() + 1) / 2.0;
+        // The solved score for the first player (A's side in `a_first`).
+        let to_move = judge.solve(&pos).unwrap().score;
+        let s = if opening.len() % 2 == 0 { to_move } else { -to_move };
+        let spaced: Vec<String> = opening.chars().map(String::from).collect();
+        let pairs = arena.play_pairs("solver:mib=8", "alphabeta:depth=4", &[(spaced.join(" "), 5)]).unwrap();
+        for p in pairs {
+            // A (the solver) plays the first player, then the second.
+            assert!(p.a_first.score >= value(s), "{opening}: {p:?}, solved {s}");
+            assert!(p.b_first.score >= value(-s), "{opening}: {p:?}, solved {s}");
+        }
+    }
+}
