@@ -20,9 +20,9 @@
 //! seed and scale, and a run or merge of another is refused; `--out` is
 //! checked writable before the first cell is computed.
 
-mod experiments;
-mod output;
-pub(crate) mod verdict;
+pub mod experiments;
+pub mod output;
+pub mod verdict;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -37,18 +37,19 @@ use crate::TaskResult;
 use taskkit::threads::parse_threads;
 
 /// What an experiment produces from all its cells.
-pub(crate) struct Finished {
+#[derive(Debug)]
+pub struct Finished {
     /// The rows of `<name>.json` / `<name>.csv`: flat, with `paper_<field>`
     /// beside our `<field>` where the paper prints a number.
-    pub(crate) rows: Vec<Row>,
+    pub rows: Vec<Row>,
     /// The Markdown section of the report (tables, verdicts).
-    pub(crate) markdown: String,
+    pub markdown: String,
     /// An SVG figure, where the paper has one.
-    pub(crate) svg: Option<String>,
+    pub svg: Option<String>,
 }
 
 /// One experiment of the seeds.
-pub(crate) trait Experiment: Sync {
+pub trait Experiment: Sync {
     /// The name (part of the interface: `cargo xtask reproduce NAME`).
     fn name(&self) -> &'static str;
     /// Which paper, table or figure.
@@ -443,22 +444,5 @@ fn missing_shards(shards: &[String], key: RunKey, expected: &[String]) -> String
             key.flags(),
             expected.join(" ")
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cell_ids_and_files_are_unique() {
-        for e in experiments::all() {
-            for scale in [Scale::Quick, Scale::Default, Scale::Full] {
-                let cells = e.cells(scale);
-                let files: std::collections::BTreeSet<PathBuf> =
-                    cells.iter().map(|c| cell_path(Path::new("out"), e.name(), c)).collect();
-                assert_eq!(files.len(), cells.len(), "{} at {scale:?}: duplicate cells", e.name());
-            }
-        }
     }
 }

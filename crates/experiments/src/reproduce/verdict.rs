@@ -23,10 +23,14 @@ use std::fmt;
 
 /// The four verdict words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Verdict {
+pub enum Verdict {
+    /// The paper's result holds.
     Reproduced,
+    /// Some parts hold, some do not.
     Partly,
+    /// The paper's result does not hold.
     NotReproduced,
+    /// The data cannot tell.
     Inconclusive,
 }
 
@@ -63,7 +67,7 @@ pub(crate) const Z95: f64 = 1.96;
 
 /// A number against the paper's: `ours ± 1.96·se` inside `paper ± tol`.
 /// An exact computation has `se = 0`.
-pub(crate) fn number(ours: f64, se: f64, paper: f64, tol: f64) -> Verdict {
+pub fn number(ours: f64, se: f64, paper: f64, tol: f64) -> Verdict {
     let (lo, hi) = (ours - Z95 * se, ours + Z95 * se);
     if lo >= paper - tol && hi <= paper + tol {
         Verdict::Reproduced
@@ -143,13 +147,13 @@ impl fmt::Display for Tally {
 }
 
 /// The table rule applied to `vs`.
-pub(crate) fn combine(vs: impl IntoIterator<Item = Verdict>) -> Verdict {
+pub fn combine(vs: impl IntoIterator<Item = Verdict>) -> Verdict {
     Tally::of(vs).verdict()
 }
 
 /// The claim "the quantity is above `threshold`", from its 95% interval
 /// `[lo, hi]` and the smallest effect `delta` that would count.
-pub(crate) fn above(lo: f64, hi: f64, threshold: f64, delta: f64) -> Verdict {
+pub fn above(lo: f64, hi: f64, threshold: f64, delta: f64) -> Verdict {
     if lo > threshold {
         Verdict::Reproduced
     } else if hi < threshold + delta {
@@ -160,7 +164,7 @@ pub(crate) fn above(lo: f64, hi: f64, threshold: f64, delta: f64) -> Verdict {
 }
 
 /// [`above`] with a word on why a claim failed.
-pub(crate) fn above_text(lo: f64, hi: f64, threshold: f64, delta: f64) -> String {
+pub fn above_text(lo: f64, hi: f64, threshold: f64, delta: f64) -> String {
     let v = above(lo, hi, threshold, delta);
     match v {
         Verdict::NotReproduced if hi < threshold => format!("**{v}** (contradicted: the interval lies below)"),
@@ -171,37 +175,5 @@ pub(crate) fn above_text(lo: f64, hi: f64, threshold: f64, delta: f64) -> String
             format!("**{v}** (the interval holds both no effect and an effect of the smallest size)")
         }
         _ => format!("**{v}**"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers() {
-        assert_eq!(number(1.0, 0.01, 1.05, 0.1), Verdict::Reproduced);
-        assert_eq!(number(1.0, 0.01, 1.5, 0.1), Verdict::NotReproduced);
-        assert_eq!(number(1.0, 0.2, 1.05, 0.1), Verdict::Inconclusive);
-        assert_eq!(number(2.0, 0.0, 2.0, 0.0), Verdict::Reproduced);
-    }
-
-    #[test]
-    fn tables() {
-        use Verdict::*;
-        assert_eq!(combine([Reproduced, Reproduced]), Reproduced);
-        assert_eq!(combine([Reproduced, Inconclusive]), Inconclusive);
-        assert_eq!(combine([Reproduced, NotReproduced, Inconclusive]), Partly);
-        assert_eq!(combine([NotReproduced, Inconclusive]), NotReproduced);
-        assert_eq!(combine([Partly]), Partly);
-    }
-
-    #[test]
-    fn claims() {
-        assert_eq!(above(0.52, 0.6, 0.5, 0.05), Verdict::Reproduced);
-        assert_eq!(above(0.41, 0.523, 0.5, 0.05), Verdict::NotReproduced);
-        assert_eq!(above(0.45, 0.58, 0.5, 0.05), Verdict::Inconclusive);
-        assert!(above_text(0.3, 0.4, 0.5, 0.05).contains("contradicted"));
-        assert!(above_text(0.41, 0.523, 0.5, 0.05).contains("no effect found"));
     }
 }

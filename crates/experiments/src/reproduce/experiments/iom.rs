@@ -15,7 +15,7 @@
 //! **Ties and repeated games.** Deterministic players would replay one game:
 //! every game starts from a short random opening drawn from the game's seed,
 //! and at every decision the root moves are searched in a random order drawn
-//! from the player's seeded generator ([`RootShuffle`]), so the first of
+//! from the player's seeded generator (`RootShuffle`), so the first of
 //! several exactly tied best moves — the one a search keeps — is uniform
 //! among them, with or without pruning.
 
@@ -70,20 +70,27 @@ impl<G: Game> Observer<G> for RootShuffle {
 
 /// Work done by a player.
 #[derive(Debug, Clone, Copy, Default)]
-struct Totals {
-    decisions: u64,
-    nodes: u64,
-    micros: u64,
+pub struct Totals {
+    /// Moves decided.
+    pub decisions: u64,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time spent deciding, in microseconds.
+    pub micros: u64,
 }
 
 /// A player of the experiments: a fixed-depth search whose root order is
 /// shuffled at each decision.
-trait Mover<G: Game> {
+pub trait Mover<G: Game> {
+    /// The move to play at `state`.
     fn decide(&mut self, state: &G, rng: &mut rng::Rng) -> Result<G::Move, String>;
+    /// The work done so far.
     fn totals(&self) -> Totals;
 }
 
-struct Searcher<G: Game, R: Backup, E: Evaluator<G>> {
+/// The [`Mover`] of every algorithm: a search with rule `R` and evaluator `E`.
+#[derive(Debug)]
+pub struct Searcher<G: Game, R: Backup, E: Evaluator<G>> {
     search: Search<G, R, E>,
     limits: Limits,
     /// Order the nodes below the root by the game's hints (the pruned
@@ -93,7 +100,8 @@ struct Searcher<G: Game, R: Backup, E: Evaluator<G>> {
 }
 
 impl<G: Game, R: Backup, E: Evaluator<G>> Searcher<G, R, E> {
-    fn new(rule: R, eval: E, options: Options, depth: u32, hints_below_root: bool) -> Result<Self, String> {
+    /// A `depth`-ply search (an error if `options` are invalid).
+    pub fn new(rule: R, eval: E, options: Options, depth: u32, hints_below_root: bool) -> Result<Self, String> {
         let search = Search::new(rule, eval, options).map_err(|e| e.to_string())?;
         Ok(Searcher { search, limits: Limits::depth(depth), hints_below_root, totals: Totals::default() })
     }
@@ -116,7 +124,7 @@ impl<G: Game, R: Backup, E: Evaluator<G>> Mover<G> for Searcher<G, R, E> {
 
 /// The algorithms compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Algo {
+pub enum Algo {
     /// IOM with alpha-beta (PIOM): IOM's decisions.
     Piom,
     /// Alpha-beta minimax: minimax's decisions.
@@ -143,8 +151,8 @@ impl Algo {
 
 /// Plain alpha-beta: no table, no iterative deepening, no killers or
 /// history. The game's hints order the nodes below the root through
-/// [`RootShuffle`], not through the search's `game_ordering`.
-fn pruned() -> Options {
+/// the root shuffle observer, not through the search's `game_ordering`.
+pub fn pruned() -> Options {
     Options::plain_alpha_beta()
 }
 
@@ -194,8 +202,10 @@ const CLAIM_DELTA: f64 = 0.05;
 
 /// The games of the match experiments.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum MatchGame {
+pub enum MatchGame {
+    /// Gobang (the paper's Figs. 8–9).
     Gobang,
+    /// Chess (the paper's Figs. 10–11).
     Chess,
 }
 
@@ -361,23 +371,28 @@ fn chess_opening(r: &mut rng::Rng) -> Result<ChessGame, String> {
 
 /// How one game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct GameResult {
-    iom_first: bool,
+pub struct GameResult {
+    /// IOM moved first.
+    pub iom_first: bool,
     /// The winner (None: a draw or the ply cap).
-    winner: Option<Player>,
-    capped: bool,
-    plies: usize,
+    pub winner: Option<Player>,
+    /// The game stopped at the ply cap.
+    pub capped: bool,
+    /// Plies played.
+    pub plies: usize,
 }
 
 impl GameResult {
-    fn iom_won(&self) -> bool {
+    /// IOM won.
+    pub fn iom_won(&self) -> bool {
         self.winner == Some(if self.iom_first { Player::First } else { Player::Second })
     }
-    fn opponent_won(&self) -> bool {
+    /// The opponent won.
+    pub fn opponent_won(&self) -> bool {
         self.winner.is_some() && !self.iom_won()
     }
     /// The paper's convention: a draw is a loss for the first mover.
-    fn iom_scores(&self) -> bool {
+    pub fn iom_scores(&self) -> bool {
         self.iom_won() || (self.winner.is_none() && !self.iom_first)
     }
 }
@@ -441,8 +456,14 @@ where
     Ok((GameResult { iom_first, winner, capped: outcome.is_none(), plies }, iom.totals(), opp.totals()))
 }
 
-#[cfg(test)]
-fn match_game(game: MatchGame, opponent: Algo, depth: u32, seed: u64) -> Result<(GameResult, Totals, Totals), String> {
+/// One game of IOM against `opponent` with the game's main evaluator and
+/// EMM temperature.
+pub fn match_game(
+    game: MatchGame,
+    opponent: Algo,
+    depth: u32,
+    seed: u64,
+) -> Result<(GameResult, Totals, Totals), String> {
     match_game_with(game, GobangEvalKind::Threat, opponent, depth, game.emm_temperature(), seed)
 }
 
@@ -803,7 +824,7 @@ impl Fig4Error {
 /// The seed's formulas: error of the backed-up value of a node of type I,
 /// II, III whose two children are misjudged independently with probability
 /// `e`.
-fn type_formula(node_type: usize, e: f64) -> f64 {
+pub fn type_formula(node_type: usize, e: f64) -> f64 {
     match node_type {
         1 => e * e,
         2 => e * (1.0 - e),
@@ -817,7 +838,7 @@ fn type_formula(node_type: usize, e: f64) -> f64 {
 /// negamax (a win if some child looks lost for its mover). Returns, per
 /// node type (I: both children lost for their mover, II: one, III: none),
 /// (nodes, errors).
-fn simulate_types(e: f64, samples: u64, seed: u64) -> [(u64, u64); 3] {
+pub fn simulate_types(e: f64, samples: u64, seed: u64) -> [(u64, u64); 3] {
     let mut r = rng::seeded(seed);
     let mut out = [(0u64, 0u64); 3];
     for _ in 0..samples {
@@ -1467,66 +1488,5 @@ impl Experiment for GobangEvalDuel {
             &self_lines,
         ));
         Ok(Finished { rows, markdown: md, svg: None })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn type_formulas_at_spot_values() {
-        assert!((type_formula(1, 0.1) - 0.01).abs() < 1e-15);
-        assert!((type_formula(2, 0.1) - 0.09).abs() < 1e-15);
-        assert!((type_formula(3, 0.1) - 0.19).abs() < 1e-15);
-        assert_eq!(type_formula(3, 0.5), 0.75);
-    }
-
-    #[test]
-    fn simulation_matches_formulas() {
-        let c = simulate_types(0.3, 40_000, 5);
-        for (t, &(n, k)) in c.iter().enumerate() {
-            let p = k as f64 / n as f64;
-            let se = (type_formula(t + 1, 0.3) * (1.0 - type_formula(t + 1, 0.3)) / n as f64).sqrt();
-            assert!((p - type_formula(t + 1, 0.3)).abs() < 5.0 * se, "type {} got {p}", t + 1);
-        }
-    }
-
-    #[test]
-    fn root_shuffle_breaks_ties_uniformly_under_pruning() {
-        use search_core::tree::{LiteralEval, LiteralTree};
-        // Three tied best moves (value 1) and a worse one.
-        let t: LiteralTree = "max(min(1, 2), min(0, 5), min(1, 1), min(3, 1))".parse().unwrap();
-        let mut m = Searcher::new(Minimax, LiteralEval, pruned(), 2, true).unwrap();
-        let mut r = rng::seeded(3);
-        let mut counts = [0u32; 4];
-        for _ in 0..600 {
-            counts[m.decide(&t, &mut r).unwrap() as usize] += 1;
-        }
-        assert_eq!(counts[1], 0);
-        for &c in &[counts[0], counts[2], counts[3]] {
-            assert!((140..260).contains(&c), "{counts:?}");
-        }
-    }
-
-    #[test]
-    fn a_match_is_reproducible_from_its_seed() {
-        let a = match_game(MatchGame::Gobang, Algo::AlphaBeta, 1, 42).unwrap();
-        let b = match_game(MatchGame::Gobang, Algo::AlphaBeta, 1, 42).unwrap();
-        assert_eq!(a.0, b.0);
-        assert_eq!(a.1.nodes, b.1.nodes);
-        let c = match_game(MatchGame::Chess, Algo::Emm, 1, 7).unwrap();
-        let d = match_game(MatchGame::Chess, Algo::Emm, 1, 7).unwrap();
-        assert_eq!(c.0, d.0);
-    }
-
-    #[test]
-    fn draws_count_against_the_first_mover() {
-        let draw_iom_first = GameResult { iom_first: true, winner: None, capped: true, plies: 9 };
-        assert!(!draw_iom_first.iom_scores() && !draw_iom_first.iom_won() && !draw_iom_first.opponent_won());
-        let draw_opp_first = GameResult { iom_first: false, ..draw_iom_first };
-        assert!(draw_opp_first.iom_scores());
-        let (lo, hi) = wilson(30.0, 50.0);
-        assert!(lo < 0.6 && hi > 0.6 && lo > 0.45);
     }
 }

@@ -18,7 +18,7 @@ use crate::reproduce::{Experiment, Finished, Row, Scale, row};
 
 /// How a [`Reorder`] observer orders the moves of every node.
 #[derive(Debug)]
-enum Ordering {
+pub enum Ordering {
     /// Pseudo-random, from the seed, the position and the move.
     Random(u64),
     /// The game's own hint.
@@ -85,7 +85,7 @@ impl Ordering {
 /// game ordering does with hints (the search runs with its ordering, killers
 /// and history off, so this order is the one searched).
 #[derive(Debug)]
-struct Reorder(Ordering);
+pub struct Reorder(pub Ordering);
 
 impl Reorder {
     fn sort<G: Game>(&self, state: &G, moves: &mut [G::Move]) {
@@ -138,7 +138,11 @@ fn exact_values<G: Game>(root: &G) -> HashMap<u64, f64> {
 
 /// Full-width minimax (unless `skip_minimax`) and alpha-beta under three
 /// orderings on one root.
-fn count_nodes<G: Game>(root: &G, seed: u64, skip_minimax: bool) -> Vec<(&'static str, &'static str, u64, u64, f64)> {
+pub fn count_nodes<G: Game>(
+    root: &G,
+    seed: u64,
+    skip_minimax: bool,
+) -> Vec<(&'static str, &'static str, u64, u64, f64)> {
     let eval = OutcomeOnly::default();
     let values = exact_values(root);
     let value = values[&root.hash_key().expect("hashed game")] + 0.0;
@@ -405,43 +409,5 @@ fn exponent_verdict(x: f64, claimed: f64) -> Verdict {
         Verdict::Partly
     } else {
         Verdict::NotReproduced
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn game_ordering_by_the_observer_is_the_cores() {
-        // The observer's stable sort on the hint visits the nodes the core's
-        // own game ordering does.
-        fn both<G: Game>(root: &G) -> (u64, u64) {
-            let eval = OutcomeOnly::default();
-            let core = Options::plain_alpha_beta().with_game_ordering(true);
-            let a = Search::new(Minimax, eval, core).unwrap().run(root, &Limits::full_tree()).unwrap();
-            let mut reorder = Reorder(Ordering::Game);
-            let b = Search::new(Minimax, eval, Options::plain_alpha_beta())
-                .unwrap()
-                .run_observed(root, &Limits::full_tree(), &mut reorder)
-                .unwrap();
-            assert_eq!(a.value, b.value);
-            assert_eq!(a.stats.leaves, b.stats.leaves);
-            (a.stats.nodes, b.stats.nodes)
-        }
-        let (a, b) = both(&TicTacToe::default());
-        assert_eq!(a, b);
-        let (a, b) = both(&Connect4::new(4, 3).unwrap());
-        assert_eq!(a, b);
-    }
-
-    #[test]
-    fn perfect_ordering_of_a_random_tree_hits_the_minimum() {
-        let t = RandomTree::new(3, 3, 4, LeafModel::Uniform { min: 0, max: 1_000_000 }).unwrap();
-        let counts = count_nodes(&t, 1, false);
-        let perfect = counts.iter().find(|c| c.1 == "perfect").unwrap();
-        assert_eq!(perfect.3, 3u64.pow(2) + 3u64.pow(2) - 1);
-        let minimax = counts.iter().find(|c| c.0 == "minimax").unwrap();
-        assert_eq!(minimax.3, 81);
     }
 }

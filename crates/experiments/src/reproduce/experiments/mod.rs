@@ -1,17 +1,17 @@
 //! The registry of experiments, in report order.
 
-mod iom;
+pub mod iom;
 mod iom_examples;
-mod lecture;
+pub mod lecture;
 mod montecarlo;
-mod nash;
-mod reibman;
-mod rminimax;
+pub mod nash;
+pub mod reibman;
+pub mod rminimax;
 
 use super::Experiment;
 
 /// Every experiment, in the order of the report.
-pub(super) fn all() -> Vec<Box<dyn Experiment>> {
+pub fn all() -> Vec<Box<dyn Experiment>> {
     vec![
         Box::new(rminimax::Table1),
         Box::new(rminimax::EntropyTable { number: 2 }),

@@ -18,7 +18,9 @@ use crate::reproduce::output::table;
 use crate::reproduce::verdict::{self, Verdict};
 use crate::reproduce::{Experiment, Finished, Row, Scale, row};
 
-pub(crate) struct Nash;
+/// `lecture-nash`: seed 002's matrix games (module documentation).
+#[derive(Debug)]
+pub struct Nash;
 
 /// The prisoners' dilemma as the lecture prints it, in years in prison:
 /// `YEARS[a][b] = (A's years, B's years)` with strategies (stays silent,
@@ -52,7 +54,7 @@ fn pure(n: usize, i: usize) -> Vec<Rational> {
 
 /// The largest gain a player gets by changing strategy alone at the pure
 /// profile (i, j): (row player's, column player's).
-fn deviation_gains(g: &Bimatrix, i: usize, j: usize) -> (Rational, Rational) {
+pub fn deviation_gains(g: &Bimatrix, i: usize, j: usize) -> (Rational, Rational) {
     let row = (0..g.rows()).map(|k| g.a(k, j) - g.a(i, j)).max().unwrap_or_else(|| int(0));
     let col = (0..g.cols()).map(|k| g.b(i, k) - g.b(i, j)).max().unwrap_or_else(|| int(0));
     (row, col)
@@ -284,45 +286,5 @@ impl Experiment for Nash {
             verdict::combine([pd, rps])
         ));
         Ok(Finished { rows, markdown: md, svg: None })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_lecture_example_is_reproduced() {
-        let rows = Nash.run_cell(Scale::Quick, "example", 0).unwrap();
-        let done = Nash.finish(Scale::Quick, &[("example".into(), rows)]).unwrap();
-        assert!(done.markdown.contains("Overall: **reproduced**"), "{}", done.markdown);
-        assert!(done.markdown.contains("| confesses / confesses | 3, 3 | 0, 0 | yes |"), "{}", done.markdown);
-    }
-
-    /// The brute force can disagree with the solver: on the battle of the
-    /// sexes it finds both pure equilibria and nothing else, the solver's
-    /// pure ones.
-    #[test]
-    fn brute_force_finds_the_pure_equilibria_of_another_game() {
-        let g = Bimatrix::from_integers(&[vec![2, 0], vec![0, 1]], &[vec![1, 0], vec![0, 2]]).unwrap();
-        let brute: Vec<(usize, usize)> = (0..2)
-            .flat_map(|i| (0..2).map(move |j| (i, j)))
-            .filter(|&(i, j)| {
-                let (a, b) = deviation_gains(&g, i, j);
-                a <= int(0) && b <= int(0)
-            })
-            .collect();
-        assert_eq!(brute, vec![(0, 0), (1, 1)]);
-        let solved = solve(&g, &Options::default()).unwrap();
-        let pure_found: Vec<(usize, usize)> = solved
-            .equilibria
-            .iter()
-            .filter(|e| e.support_sizes() == [1, 1])
-            .map(|e| {
-                (e.row.iter().position(|p| *p == int(1)).unwrap(), e.col.iter().position(|p| *p == int(1)).unwrap())
-            })
-            .collect();
-        assert_eq!(pure_found.len(), 2);
-        assert!(brute.iter().all(|p| pure_found.contains(p)));
     }
 }

@@ -79,7 +79,7 @@ const PAPER_TABLE2_CONFIDENCE: [f64; 6] = [58.2, 82.9, 98.2, 99.8, 99.8, 99.8];
 
 /// One of Max's strategies.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Strategy {
+pub enum Strategy {
     /// d-ply minimax.
     Minimax(u32),
     /// 2-ply predictive play with this PS.
@@ -113,7 +113,7 @@ impl Strategy {
 /// A set-up variant: the main one and the two other readings
 /// reported beside it (`docs/paper-readings.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Variant {
+pub enum Variant {
     /// Divisor 75, normalised PS weights.
     Main,
     /// Divisor 75, PS weights as printed (not summing to one).
@@ -237,11 +237,11 @@ fn tree(cell_seed: u64, i: u64) -> Result<(RandomTree, u64), String> {
 }
 
 /// Payoffs of one batch: `(variant, strategy) → per noise → per tree`.
-type Payoffs = Vec<((Variant, Strategy), Vec<Vec<f64>>)>;
+pub type Payoffs = Vec<((Variant, Strategy), Vec<Vec<f64>>)>;
 
 /// Plays every selected (variant, strategy) against every noise column on
 /// `trees` trees of the cell.
-fn run_batch(cell_seed: u64, trees: u64, variants: &[(Variant, Vec<Strategy>)]) -> Result<Payoffs, String> {
+pub fn run_batch(cell_seed: u64, trees: u64, variants: &[(Variant, Vec<Strategy>)]) -> Result<Payoffs, String> {
     let mut out: Payoffs = Vec::new();
     // One search per (weights, strategy); memo keyed the same way: Max's
     // decision does not depend on the divisor or the noise.
@@ -288,11 +288,13 @@ fn run_batch(cell_seed: u64, trees: u64, variants: &[(Variant, Vec<Strategy>)]) 
     Ok(out)
 }
 
-fn encode(xs: &[f64]) -> String {
+/// A list of payoffs as a row's text field (comma-separated).
+pub fn encode(xs: &[f64]) -> String {
     xs.iter().map(|x| format!("{x}")).collect::<Vec<_>>().join(",")
 }
 
-fn decode(s: &str) -> Result<Vec<f64>, String> {
+/// The payoffs [`encode`] wrote.
+pub fn decode(s: &str) -> Result<Vec<f64>, String> {
     if s.is_empty() {
         return Ok(Vec::new());
     }
@@ -364,10 +366,11 @@ pub(crate) enum Fig1 {
     Two,
 }
 
-const FIG1_TREE: &str = "max(min(0, 0), min(0, 1))";
+/// Fig. 1's tree (the paper's).
+pub const FIG1_TREE: &str = "max(min(0, 0), min(0, 1))";
 /// Fig. 2's tree is not in the text: the smallest tree giving its numbers
 /// (`docs/paper-readings.md`).
-const FIG2_TREE: &str = "max(min(2, 3), min(1, 20))";
+pub const FIG2_TREE: &str = "max(min(2, 3), min(1, 20))";
 const FIG1_ERROR: f64 = 0.1;
 
 impl Fig1 {
@@ -395,9 +398,10 @@ impl Fig1 {
 /// Max's strategies of Fig. 1 and the root moves each may play (a uniform
 /// choice among them: the tied best moves).
 /// `(strategy, root moves it may play, root value)`.
-type Fig1Choice = (&'static str, Vec<u32>, f64);
+pub type Fig1Choice = (&'static str, Vec<u32>, f64);
 
-fn fig1_choices(tree: &str) -> Result<Vec<Fig1Choice>, String> {
+/// The [`Fig1Choice`] of each of Max's strategies on `tree`.
+pub fn fig1_choices(tree: &str) -> Result<Vec<Fig1Choice>, String> {
     let t: LiteralTree = tree.parse().map_err(|e: search_core::GameError| e.to_string())?;
     /// The tied best root moves and the root value of a full-width search.
     fn solve<R: Backup>(t: &LiteralTree, rule: R) -> Result<(Vec<u32>, f64), String> {
@@ -445,7 +449,7 @@ fn fig1_min_probs(state: &LiteralTree) -> Result<Vec<(u32, f64)>, String> {
 }
 
 /// The exact expected payoff of playing uniformly among `choices`.
-fn fig1_exact(tree: &str, choices: &[u32]) -> Result<f64, String> {
+pub fn fig1_exact(tree: &str, choices: &[u32]) -> Result<f64, String> {
     let t: LiteralTree = tree.parse().map_err(|e: search_core::GameError| e.to_string())?;
     let mut total = 0.0;
     for &mv in choices {
@@ -1051,47 +1055,5 @@ impl Experiment for Table2 {
                      large, and choosing the best row on the same sample biases them upwards (as in the paper).\n",
         );
         Ok(Finished { rows, markdown: md, svg: None })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fig1_exact_expectations() {
-        let choices = fig1_choices(FIG1_TREE).unwrap();
-        let (_, mm, v) = &choices[0];
-        assert_eq!(mm.len(), 2, "minimax sees a tie");
-        assert_eq!(*v, 0.0);
-        assert!((fig1_exact(FIG1_TREE, mm).unwrap() - 0.05).abs() < 1e-12);
-        let (_, pr, _) = &choices[1];
-        assert_eq!(pr, &vec![1]);
-        assert!((fig1_exact(FIG1_TREE, pr).unwrap() - 0.1).abs() < 1e-12);
-        // Fig. 2: 2.1 and 2.9.
-        let choices = fig1_choices(FIG2_TREE).unwrap();
-        assert_eq!(choices[0].1, vec![0]);
-        assert!((fig1_exact(FIG2_TREE, &choices[0].1).unwrap() - 2.1).abs() < 1e-12);
-        assert_eq!(choices[1].1, vec![1]);
-        assert!((fig1_exact(FIG2_TREE, &choices[1].1).unwrap() - 2.9).abs() < 1e-12);
-    }
-
-    #[test]
-    fn noise_free_deeper_search_pays_more() {
-        let strategies = vec![Strategy::Minimax(1), Strategy::Minimax(2), Strategy::Minimax(3)];
-        let p = run_batch(11, 300, &[(Variant::Main, strategies)]).unwrap();
-        let means: Vec<f64> = p.iter().map(|(_, per_noise)| mean_se(&per_noise[0]).0).collect();
-        assert!(means[0] < means[1] && means[1] < means[2], "{means:?}");
-        // Every payoff is a leaf of the arc-sum tree.
-        assert!(p.iter().all(|(_, n)| n.iter().flatten().all(|&x| (0.0..=50.0).contains(&x) && x.fract() == 0.0)));
-    }
-
-    #[test]
-    fn common_random_numbers_and_encoding() {
-        let s = vec![Strategy::Minimax(2)];
-        let a = run_batch(5, 20, &[(Variant::Main, s.clone())]).unwrap();
-        let b = run_batch(5, 20, &[(Variant::Main, s), (Variant::Divisor50, vec![Strategy::Minimax(3)])]).unwrap();
-        assert_eq!(a[0].1, b[0].1, "adding strategies does not change another's games");
-        assert_eq!(decode(&encode(&a[0].1[3])).unwrap(), a[0].1[3]);
     }
 }

@@ -15,14 +15,14 @@
 //! hash collisions). Games then cost little after the first few.
 //!
 //! **Costs.** Unit cost per play. Tic-tac-toe (full tree): the arc into a
-//! won / drawn / lost game costs 0 / D / 2D with D = [`TTT_DRAW_COST`] = 10,
+//! won / drawn / lost game costs 0 / D / 2D with D = `TTT_DRAW_COST` = 10,
 //! more than the 8 interior plies of the longest game, so every win costs
 //! less than every draw and every draw less than every loss, whatever their
 //! lengths (the paper: win < draw < loss, and short wins preferred). The
 //! library's default 0 / 1 / 2 does not have this property on the full
 //! game: a loss after 6 plies costs 5 + 2 = 7, less than a draw after 9,
 //! 8 + 1 = 9, and Rminimax then prefers quick losses to late draws. A
-//! diagnostic cell ([`DEFAULT_COSTS_CELL`]) plays θ₁ = θ₂ = 10 with those
+//! diagnostic cell (`DEFAULT_COSTS_CELL`) plays θ₁ = θ₂ = 10 with those
 //! costs to show it. Connect-4 (4×4, 5-ply look-ahead, the paper's heuristic as we read it,
 //! [`Connect4LinesEval`], at the horizon): the costs are in the heuristic's
 //! own units, as the paper's "heuristic shifted to be non-negative": with
@@ -55,7 +55,7 @@ use crate::reproduce::{Experiment, Finished, Row, Scale, row};
 
 /// `R`: the largest `|Connect4LinesEval|` on the 4×4 board (see the module
 /// documentation).
-pub(crate) const HEURISTIC_BOUND: f64 = 50.0;
+pub const HEURISTIC_BOUND: f64 = 50.0;
 
 /// D: the tic-tac-toe draw cost (win 0, loss 2D; module documentation).
 pub(crate) const TTT_DRAW_COST: f64 = 10.0;
@@ -69,25 +69,25 @@ const FIG3_PREFIX: &str = "fig3-reference_";
 pub(crate) const DEFAULT_COSTS_CELL: &str = "default-costs_theta1=10_theta2=10";
 
 /// The tic-tac-toe cost model (module documentation).
-pub(crate) fn tictactoe_costs() -> Result<OutcomeCosts, ParamError> {
+pub fn tictactoe_costs() -> Result<OutcomeCosts, ParamError> {
     OutcomeCosts::new(0.0, TTT_DRAW_COST, 2.0 * TTT_DRAW_COST)
 }
 
 /// The connect-4 look-ahead (plies).
-pub(crate) const LOOKAHEAD: u32 = 5;
+pub const LOOKAHEAD: u32 = 5;
 
 /// The connect-4 cost model (module documentation).
-pub(crate) fn connect4_costs() -> Result<OutcomeCosts, ParamError> {
+pub fn connect4_costs() -> Result<OutcomeCosts, ParamError> {
     OutcomeCosts::new(0.0, HEURISTIC_BOUND, 2.0 * HEURISTIC_BOUND)?.with_horizon_range(HEURISTIC_BOUND)
 }
 
 /// The 4×4 board of the paper.
-pub(crate) fn board() -> Result<Connect4, ParamError> {
+pub fn board() -> Result<Connect4, ParamError> {
     Connect4::new(4, 4)
 }
 
 /// A move distribution per position.
-type Dist<M> = Vec<(M, f64)>;
+pub type Dist<M> = Vec<(M, f64)>;
 
 /// An agent that samples a distribution computed once per position.
 struct Memo<G: Game, F> {
@@ -131,12 +131,15 @@ where
 
 /// The results of a cell's games.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Tally {
-    pub(crate) wins1: u32,
-    pub(crate) wins2: u32,
-    pub(crate) draws: u32,
+pub struct Tally {
+    /// Games π₁ won.
+    pub wins1: u32,
+    /// Games π₂ won.
+    pub wins2: u32,
+    /// Games drawn.
+    pub draws: u32,
     /// Positions whose distribution each player computed.
-    pub(crate) positions: [usize; 2],
+    pub positions: [usize; 2],
 }
 
 /// Plays `games` games of `first` (π₁, `Player::First`) against `second`,
@@ -162,7 +165,7 @@ where
 }
 
 /// Tic-tac-toe on the full tree with `costs`: a cell.
-pub(crate) fn tictactoe_cell(
+pub fn tictactoe_cell(
     theta1: f64,
     theta2: f64,
     games: u32,
@@ -175,7 +178,7 @@ pub(crate) fn tictactoe_cell(
 }
 
 /// Connect-4 4×4 with the 5-ply look-ahead: a cell.
-pub(crate) fn connect4_cell(theta1: f64, theta2: f64, games: u32, seed: u64) -> Result<Tally, GameError> {
+pub fn connect4_cell(theta1: f64, theta2: f64, games: u32, seed: u64) -> Result<Tally, GameError> {
     let agent = |theta: f64| rminimax_agent(theta, connect4_costs()?, Connect4LinesEval, Limits::depth(LOOKAHEAD));
     let (mut a1, mut a2) = (agent(theta1)?, agent(theta2)?);
     play_games(&board()?, |s| a1.distribution(s), |s| a2.distribution(s), games, seed)
@@ -184,15 +187,18 @@ pub(crate) fn connect4_cell(theta1: f64, theta2: f64, games: u32, seed: u64) -> 
 /// Sizes of the trees a Fig. 4 player searched, summed over the positions
 /// it computed: alpha-beta's visited subtree and the full 5-ply tree.
 #[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct TreeSizes {
-    pub(crate) restricted: u64,
-    pub(crate) full: u64,
-    pub(crate) positions: u64,
+pub struct TreeSizes {
+    /// Nodes of alpha-beta's visited subtrees.
+    pub restricted: u64,
+    /// Nodes of the full trees.
+    pub full: u64,
+    /// Positions computed.
+    pub positions: u64,
 }
 
 /// The Fig. 4 player's distribution at `state`: alpha-beta first, then
 /// Rminimax on the subtree alpha-beta visited.
-pub(crate) fn pruned_distribution(state: &Connect4, theta: f64, sizes: &mut TreeSizes) -> Result<Dist<u8>, GameError> {
+pub fn pruned_distribution(state: &Connect4, theta: f64, sizes: &mut TreeSizes) -> Result<Dist<u8>, GameError> {
     let eval = Connect4LinesEval;
     let visited = alpha_beta_visited(state, eval, LOOKAHEAD)?;
     let full = Search::new(Minimax, eval, Options::full_width())?.run(state, &Limits::depth(LOOKAHEAD))?;
@@ -226,7 +232,7 @@ pub(crate) fn connect4_ab_cell(
 
 /// Which of the three figures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Figure {
+pub enum Figure {
     /// Fig. 2: tic-tac-toe, full tree.
     TicTacToe,
     /// Fig. 3: connect-4 4×4, 5-ply look-ahead.

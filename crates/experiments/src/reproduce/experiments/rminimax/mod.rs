@@ -3,12 +3,9 @@
 //! section III, Figs. 2–4 ([`figures`]; Fig. 4's alpha-beta subtree:
 //! [`pruned`]).
 
-mod figures;
-mod pruned;
-mod tables;
+pub mod figures;
+pub mod pruned;
+pub mod tables;
 
-#[cfg(test)]
-mod tests;
-
-pub(crate) use figures::Figure;
-pub(crate) use tables::{EntropyTable, Table1};
+pub use figures::Figure;
+pub use tables::{EntropyTable, Table1};

@@ -41,14 +41,14 @@ const MAX_PATH_PLIES: u32 = 21;
 
 /// The path code of the child of the node coded `parent` reached by its
 /// move number `index`: `Σ (move index + 1)·8^k`, 0 at the root. An index
-/// of [`MAX_BRANCH`] (an unknown move) gives a code no real move has.
-pub(crate) fn child_code(parent: u64, index: usize) -> u64 {
+/// of `MAX_BRANCH` (7, an unknown move) gives a code no real move has.
+pub fn child_code(parent: u64, index: usize) -> u64 {
     parent.wrapping_mul(MAX_BRANCH + 1).wrapping_add(index as u64 + 1)
 }
 
 /// The moves of a node coded `code` whose child codes are in `codes`, in
 /// their order (`moves` as the node generates them).
-pub(crate) fn kept_children<M: Copy>(codes: &HashSet<u64>, code: u64, moves: &[M]) -> Vec<M> {
+pub fn kept_children<M: Copy>(codes: &HashSet<u64>, code: u64, moves: &[M]) -> Vec<M> {
     moves.iter().enumerate().filter(|&(i, _)| codes.contains(&child_code(code, i))).map(|(_, &m)| m).collect()
 }
 
@@ -83,7 +83,7 @@ enum Mode {
 /// records them or restricts the search to recorded ones. See the
 /// [module documentation](self).
 #[derive(Debug)]
-pub(crate) struct Subtree<G: Game> {
+pub struct Subtree<G: Game> {
     mode: Mode,
     codes: HashSet<u64>,
     /// The nodes from the root to the last node entered (`frames[k]` is
@@ -93,17 +93,17 @@ pub(crate) struct Subtree<G: Game> {
 
 impl<G: Game> Subtree<G> {
     /// Records every node entered.
-    pub(crate) fn record() -> Self {
+    pub fn record() -> Self {
         Subtree { mode: Mode::Record, codes: HashSet::new(), frames: Vec::new() }
     }
 
     /// Restricts the search to the children recorded in `codes`.
-    pub(crate) fn restrict(codes: HashSet<u64>) -> Self {
+    pub fn restrict(codes: HashSet<u64>) -> Self {
         Subtree { mode: Mode::Restrict, codes, frames: Vec::new() }
     }
 
-    /// The recorded codes (with [`TOO_WIDE`] if a node had too many moves).
-    pub(crate) fn into_codes(self) -> HashSet<u64> {
+    /// The recorded codes (with `TOO_WIDE`, `u64::MAX`, if a node had too many moves).
+    pub fn into_codes(self) -> HashSet<u64> {
         self.codes
     }
 
@@ -186,16 +186,15 @@ impl<G: Game> Observer<G> for Subtree<G> {
 /// the recorded path codes, and alpha-beta's result (value, best move,
 /// node count) on the same tree.
 #[derive(Debug)]
-#[cfg_attr(not(test), allow(dead_code))] // value and best: checked by the tests
-pub(crate) struct Visited<M> {
+pub struct Visited<M> {
     /// The path codes of the visited nodes.
-    pub(crate) codes: HashSet<u64>,
+    pub codes: HashSet<u64>,
     /// Alpha-beta's root value (the root mover's view).
-    pub(crate) value: f64,
+    pub value: f64,
     /// Alpha-beta's best move.
-    pub(crate) best: Option<M>,
+    pub best: Option<M>,
     /// Nodes alpha-beta counted (equal to `codes.len()`).
-    pub(crate) nodes: u64,
+    pub nodes: u64,
 }
 
 /// Runs plain alpha-beta with `eval` to `depth` plies on `root` and records
@@ -204,7 +203,7 @@ pub(crate) struct Visited<M> {
 /// Errors: a node with more than 7 moves or a depth above 21 (the path code
 /// would not be exact); a search error; a recorded set whose size differs
 /// from alpha-beta's own node count (the observer would be wrong).
-pub(crate) fn alpha_beta_visited<G: Game, E: Evaluator<G>>(
+pub fn alpha_beta_visited<G: Game, E: Evaluator<G>>(
     root: &G,
     eval: E,
     depth: u32,
@@ -238,7 +237,7 @@ pub(crate) fn alpha_beta_visited<G: Game, E: Evaluator<G>>(
 ///
 /// Errors: θ out of its domain; a search error; invalid arc costs (NaN
 /// scores); an incomplete search.
-pub(crate) fn restricted_distribution<G, E, C>(
+pub fn restricted_distribution<G, E, C>(
     root: &G,
     codes: HashSet<u64>,
     theta: f64,

@@ -1,5 +1,18 @@
-//! The Rminimax paper's Tables I–III (moved here from `search-core`'s
-//! `tests/rminimax.rs` with `policy::paper` and the paper's bisection).
+//! The crate's tests, in one binary: the Rminimax paper's Tables I–III
+//! (moved here from `search-core`'s `tests/rminimax.rs` with `policy::paper`
+//! and the paper's bisection), and in the modules below the experiments'
+//! and the report's tests (once unit tests; the crate has no unit-test
+//! harness, see its Cargo.toml).
+
+mod iom;
+mod lecture;
+mod nash;
+mod output;
+mod registry;
+mod reibman;
+mod rminimax_figures;
+mod rminimax_tables;
+mod verdict;
 
 use experiments::paper::{self, SolvePaper};
 use search_core::backup::rminimax::UtilityCosts;

@@ -1,4 +1,5 @@
-//! Tests of the game experiments and the alpha-beta subtree observer.
+//! Tests of the Rminimax paper's game experiments (moved from
+//! `reproduce::experiments::rminimax`) and the alpha-beta subtree observer.
 
 use std::collections::HashSet;
 
@@ -9,12 +10,16 @@ use search_core::policy::rminimax_agent;
 use search_core::search::{Limits, Options, Search};
 use search_core::{Evaluator, Game, Status, WIN_SCORE, rng};
 
-use super::figures::{
-    HEURISTIC_BOUND, LOOKAHEAD, TreeSizes, board, connect4_cell, pruned_distribution, tictactoe_cell, tictactoe_costs,
+use experiments::reproduce::Experiment;
+use experiments::reproduce::experiments::rminimax::Figure;
+use experiments::reproduce::experiments::rminimax::figures::{
+    HEURISTIC_BOUND, LOOKAHEAD, TreeSizes, board, connect4_cell, connect4_costs, pruned_distribution, tictactoe_cell,
+    tictactoe_costs,
 };
-use super::pruned::{Subtree, alpha_beta_visited, child_code, kept_children, restricted_distribution};
-use super::*;
-use crate::reproduce::{Experiment, Row, Scale, row};
+use experiments::reproduce::experiments::rminimax::pruned::{
+    Subtree, alpha_beta_visited, child_code, kept_children, restricted_distribution,
+};
+use taskkit::{Row, Scale, row};
 
 /// Positions of a seeded random playout of `plies` moves from the 4×4 board
 /// (stopping early if the game ends), the start included.
@@ -167,7 +172,7 @@ fn restricted_distribution_on_the_whole_tree_is_the_agents() {
     // Recording a full-width search gives every node of the tree: the
     // restricted distribution is then the Rminimax agent's own.
     let eval = Connect4Eval::default();
-    let costs = super::figures::connect4_costs().unwrap();
+    let costs = connect4_costs().unwrap();
     for g in playout(9, 5) {
         if g.status() != Status::Ongoing {
             continue;
