@@ -1,7 +1,7 @@
 //! Rminimax and the policy module: minimax at θ = ∞, the log domain against
 //! the paper's product form, the policy's normalisation, and the entropy and
 //! expected cost against brute-force path enumeration. (The paper's Tables
-//! I–III are checked in `crates/experiments/tests/paper.rs`.)
+//! I–III are checked in `crates/experiments/tests/paper/`.)
 
 use search_core::arena::play_match;
 use search_core::backup::rminimax::{CostModel, Rminimax, UtilityCosts};
