@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use cargo_metadata::{Message, MetadataCommand};
+use cargo_metadata::{Message, Metadata, MetadataCommand};
 
 use crate::TaskResult;
 
@@ -145,6 +145,7 @@ fn build(
         by_package.entry(&t.package).or_default().push(&t.name);
     }
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let metadata = MetadataCommand::new().no_deps().exec()?;
     let mut found = BTreeMap::new();
     for (package, names) in by_package {
         let mut cmd = Command::new(&cargo);
@@ -159,7 +160,7 @@ fn build(
             cmd.args(["--test", name]);
         }
         eprintln!("fuzz: building {package}: {}", names.join(", "));
-        for built in executables(&mut cmd)? {
+        for built in executables(&mut cmd, &metadata)? {
             if built.package == package && names.contains(&built.target.as_str()) {
                 found.insert((built.package, built.target), built.exe);
             }
@@ -182,10 +183,12 @@ pub(crate) struct TestExecutable {
 }
 
 /// Runs `cmd` (a `cargo test --no-run --message-format=json...`) and
-/// returns the test executables it built or found fresh; an error if cargo
-/// fails.
-pub(crate) fn executables(cmd: &mut Command) -> Result<Vec<TestExecutable>, Box<dyn std::error::Error>> {
-    let metadata = MetadataCommand::new().no_deps().exec()?;
+/// returns the test executables it built or found fresh, their packages
+/// named from the workspace's `metadata`; an error if cargo fails.
+pub(crate) fn executables(
+    cmd: &mut Command,
+    metadata: &Metadata,
+) -> Result<Vec<TestExecutable>, Box<dyn std::error::Error>> {
     let mut child = cmd.stdout(Stdio::piped()).spawn()?;
     let stdout = child.stdout.take().ok_or("no cargo output")?;
     let mut found = Vec::new();

@@ -69,7 +69,7 @@ pub(crate) fn run() -> TaskResult {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut list = Command::new(&cargo);
     list.current_dir(&root).args(["test", "--workspace", "--no-run", "--message-format=json-render-diagnostics"]);
-    let mut built = executables(&mut list)?;
+    let mut built = executables(&mut list, &metadata)?;
     built.retain(|b| seeing.contains(&b.package));
     built.sort_by(|a, b| (&a.package, &a.target).cmp(&(&b.package, &b.target)));
     let empty = std::env::temp_dir().join(format!("backup-rules-no-shared-{}", std::process::id()));
