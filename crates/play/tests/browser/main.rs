@@ -1,6 +1,7 @@
 //! The page in a real browser: headless Chromium driven through WebDriver
-//! (Debian's `chromium` and `chromium-driver`). Plays every game to its end
-//! through the page, as a player would, and checks what a player sees: the
+//! (Debian's `chromium` and `chromium-driver`) by the small client in
+//! `webdriver.rs`. Plays every game to its end through the page, as a
+//! player would, and checks what a player sees: the
 //! last move and the winning line marked, coordinates beside the board, heat
 //! labels only on moves with a visible share, a game replayed move for move
 //! from the seed the page shows (a 64-bit seed kept exact), a new opponent
@@ -18,12 +19,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
-use fantoccini::key::Key;
-use fantoccini::{Client, ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
 use play::{App, Config};
 use serde_json::{Value, json};
+use webdriver::{Client, Key, Locator, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+
+mod webdriver;
 
 /// An executable named `name` on the `PATH`.
 fn on_path(name: &str) -> Option<PathBuf> {
@@ -55,7 +55,7 @@ type TestResult = Result<(), Box<dyn std::error::Error>>;
 async fn until<F, Fut>(what: &str, timeout: Duration, mut check: F) -> TestResult
 where
     F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Result<bool, fantoccini::error::CmdError>>,
+    Fut: std::future::Future<Output = Result<bool, webdriver::Error>>,
 {
     let begin = Instant::now();
     while begin.elapsed() < timeout {
@@ -67,16 +67,16 @@ where
     Err(format!("timed out waiting for {what}").into())
 }
 
-async fn count(c: &Client, css: &str) -> Result<usize, fantoccini::error::CmdError> {
+async fn count(c: &Client, css: &str) -> Result<usize, webdriver::Error> {
     Ok(c.find_all(Locator::Css(css)).await?.len())
 }
 
-async fn text(c: &Client, css: &str) -> Result<String, fantoccini::error::CmdError> {
+async fn text(c: &Client, css: &str) -> Result<String, webdriver::Error> {
     c.find(Locator::Css(css)).await?.text().await
 }
 
 /// The session's state as the API gives it (the id is in the page's address).
-async fn game_state(c: &Client) -> Result<Value, fantoccini::error::CmdError> {
+async fn game_state(c: &Client) -> Result<Value, webdriver::Error> {
     c.execute("return fetch('/api/games/' + location.hash.slice(1)).then((r) => r.json());", vec![]).await
 }
 
@@ -547,16 +547,10 @@ async fn the_page_plays_in_headless_chromium() -> TestResult {
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,860"]
         }
     });
-    let caps = match caps {
-        serde_json::Value::Object(m) => m,
-        _ => unreachable!(),
-    };
-    let mut builder = ClientBuilder::new(HttpConnector::new());
-    builder.capabilities(caps);
     let webdriver = format!("http://127.0.0.1:{port}");
     let begin = Instant::now();
     let client = loop {
-        match builder.connect(&webdriver).await {
+        match Client::connect(&webdriver, &caps).await {
             Ok(c) => break c,
             Err(e) if begin.elapsed() > Duration::from_secs(20) => {
                 eprintln!("skipped: cannot open a browser session through {}: {e}", driver.display());
