@@ -146,8 +146,9 @@ struct MatchArgs<'a> {
     max_plies: usize,
 }
 
-/// How a match reports its progress: not at all, through a Python callable
-/// `progress(done, total)` after each pair, or through a tqdm bar.
+/// How a long call (a match, a fit) reports its progress: not at all,
+/// through a Python callable `progress(done, total)` after each pair or
+/// game, or through a tqdm bar.
 enum Progress<'py> {
     Off,
     Call(Bound<'py, PyAny>),
@@ -157,7 +158,7 @@ enum Progress<'py> {
 impl<'py> Progress<'py> {
     /// From the `progress` keyword: `None`/`False`, `True` (tqdm, which must
     /// be installed) or a callable.
-    fn new(py: Python<'py>, arg: Option<&Bound<'py, PyAny>>, total: usize, what: &str) -> PyResult<Self> {
+    fn new(py: Python<'py>, arg: Option<&Bound<'py, PyAny>>, total: usize, what: &str, unit: &str) -> PyResult<Self> {
         let Some(arg) = arg else { return Ok(Progress::Off) };
         if arg.is_instance_of::<pyo3::types::PyBool>() {
             if !arg.is_truthy()? {
@@ -171,7 +172,7 @@ impl<'py> Progress<'py> {
             let kwargs = pyo3::types::PyDict::new(py);
             kwargs.set_item("total", total)?;
             kwargs.set_item("desc", what)?;
-            kwargs.set_item("unit", "pair")?;
+            kwargs.set_item("unit", unit)?;
             return Ok(Progress::Bar(tqdm.getattr("tqdm")?.call((), Some(&kwargs))?));
         }
         if !arg.is_callable() {
@@ -210,7 +211,7 @@ fn run_match<'py, G: Native>(
         .with_max_plies(m.max_plies);
     setup.check_spec(m.a).map_err(value_error)?;
     setup.check_spec(m.b).map_err(value_error)?;
-    let progress = Progress::new(py, progress, m.pairs, &format!("{} vs {}", m.a, m.b))?;
+    let progress = Progress::new(py, progress, m.pairs, &format!("{} vs {}", m.a, m.b), "pair")?;
     let pairs = detached::<G, _>(py, || {
         setup.random_openings(m.pairs, m.seed).map(|openings| {
             openings.into_iter().enumerate().map(|(i, o)| (o, pair_seed(m.seed, i))).collect::<Vec<(String, u64)>>()
@@ -345,9 +346,15 @@ struct FitArgs<'a> {
     slip: bool,
 }
 
-fn run_fit<G: Native>(py: Python<'_>, g: &G, games: &Bound<'_, PyAny>, a: &FitArgs<'_>) -> PyResult<FitResultPy> {
+fn run_fit<'py, G: Native>(
+    py: Python<'py>,
+    g: &G,
+    games: &Bound<'py, PyAny>,
+    a: &FitArgs<'_>,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<FitResultPy> {
     use strength::fit::{FitOptions, Model, fit, map_to_dial};
-    use tournament::decisions::{GameRecord, Side, decisions_at_depth};
+    use tournament::decisions::{Decisions, DepthValuer, GameRecord, Side, decisions};
 
     let model = Model::ALL
         .into_iter()
@@ -390,13 +397,29 @@ fn run_fit<G: Native>(py: Python<'_>, g: &G, games: &Bound<'_, PyAny>, a: &FitAr
         }
         records.push(GameRecord::new(g.clone(), moves));
     }
-    let eval = g.heuristic();
-    let table = g.agent_table_mib();
-    let out = detached::<G, _>(py, || decisions_at_depth(&records, side, eval, depth, table));
-    if let Some(e) = g.take_error() {
-        return Err(e);
-    }
-    let decisions = out.map_err(value_error)?;
+    let mut valuer = DepthValuer::new(g.heuristic(), depth, g.agent_table_mib()).map_err(value_error)?;
+    let progress = Progress::new(py, progress, records.len(), "fit", "game")?;
+    // With progress, the games are valued one call each, the progress
+    // reported between them (the valuer starts every game afresh, so the
+    // decisions are those of one call); an exception from the callback stops
+    // the fit and reaches the caller.
+    let chunk = if matches!(progress, Progress::Off) { records.len().max(1) } else { 1 };
+    let mut all = Decisions::default();
+    let valued = (|| -> PyResult<()> {
+        for (i, part) in records.chunks(chunk).enumerate() {
+            let out = detached::<G, _>(py, || decisions(part, side, &mut valuer));
+            if let Some(e) = g.take_error() {
+                return Err(e);
+            }
+            all.append(out.map_err(value_error)?);
+            progress.update(((i + 1) * chunk).min(records.len()), records.len())?;
+        }
+        Ok(())
+    })();
+    let closed = progress.close();
+    valued?;
+    closed?;
+    let decisions = all;
     let f = fit(&decisions.decisions, model, options).map_err(value_error)?;
     let rating = match (a.curve, dial(g)?) {
         (Some(curve), Some(d)) => map_to_dial(&d, curve, &f),
@@ -422,23 +445,26 @@ fn run_fit<G: Native>(py: Python<'_>, g: &G, games: &Bound<'_, PyAny>, a: &FitAr
 /// `start`), each position valued by a depth-`depth` alpha-beta search with
 /// exact root scores; with `curve` (a dial curve such as
 /// `"boltzmann:depth=2,cap=100"`), at that curve's depth and cap, and a
-/// fitted Boltzmann θ is also placed on the dial.
+/// fitted Boltzmann θ is also placed on the dial. `progress`: as
+/// `play_match`'s, counted in games; the fit is the same with it.
 #[pyfunction]
-#[pyo3(signature = (start, games, *, curve = None, depth = None, cap = None, model = "boltzmann", side = "both", slip = false))]
+#[pyo3(signature = (start, games, *, curve = None, depth = None, cap = None, model = "boltzmann", side = "both", slip = false,
+    progress = None))]
 #[allow(clippy::too_many_arguments)]
-fn fit_player(
-    py: Python<'_>,
-    start: &Bound<'_, PyAny>,
-    games: &Bound<'_, PyAny>,
+fn fit_player<'py>(
+    py: Python<'py>,
+    start: &Bound<'py, PyAny>,
+    games: &Bound<'py, PyAny>,
     curve: Option<&str>,
     depth: Option<u32>,
     cap: Option<f64>,
     model: &str,
     side: &str,
     slip: bool,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<FitResultPy> {
     let args = FitArgs { curve, depth, cap, model, side, slip };
-    with_game!(start, g => run_fit(py, g, games, &args))
+    with_game!(start, g => run_fit(py, g, games, &args, progress))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -102,6 +102,31 @@ def test_fit_finds_the_players_temperature_and_rating():
         br.fit_player(br.Connect4(), [[0, 0, 0, 0, 0, 0, 0]], depth=2)
 
 
+def test_fit_progress_same_fit_and_errors():
+    curve = "boltzmann:depth=2,cap=100"
+    games = self_play(f"{curve},theta=0.03", 5, seed=11)
+    plain = br.fit_player(br.Connect4(), games, curve=curve)
+    seen = []
+    counted = br.fit_player(br.Connect4(), games, curve=curve, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(i, 5) for i in range(1, 6)]
+    assert (counted.param, counted.low, counted.high, counted.moves, counted.elo) == (
+        plain.param,
+        plain.low,
+        plain.high,
+        plain.moves,
+        plain.elo,
+    )
+
+    def stop_after_two(done, total):
+        if done == 2:
+            raise KeyboardInterrupt("enough")
+
+    with pytest.raises(KeyboardInterrupt, match="enough"):
+        br.fit_player(br.Connect4(), games, curve=curve, progress=stop_after_two)
+    with pytest.raises(TypeError, match="progress"):
+        br.fit_player(br.Connect4(), games, curve=curve, progress=3)
+
+
 def test_match_progress_callback_same_games_and_errors():
     g = br.TicTacToe()
     plain = br.play_match(g, "boltzmann:depth=2,theta=0.5", "random", pairs=4, seed=7, opening_plies=1)

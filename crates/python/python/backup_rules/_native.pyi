@@ -358,6 +358,7 @@ def fit_player(
     model: str = "boltzmann",
     side: str = "both",
     slip: bool = False,
+    progress: Union[bool, Callable[[int, int], Any], None] = None,
 ) -> FitResult:
     """Fits a player model (``"boltzmann"``, ``"epsilon-greedy"``, ``"noise"``)
     to the moves of ``games`` (lists of moves from ``start``), each position
@@ -365,4 +366,5 @@ def fit_player(
     at ``cap``). With ``curve`` (a dial curve of the game's calibration,
     e.g. ``"boltzmann:depth=2,cap=100"`` on connect-4), the depth and cap are
     the curve's and a fitted θ is also placed on the dial (``elo``).
-    ``side``: ``"first"``, ``"second"`` or ``"both"``."""
+    ``side``: ``"first"``, ``"second"`` or ``"both"``. ``progress``: as
+    :func:`play_match`'s, counted in games (the fit is the same with it)."""
