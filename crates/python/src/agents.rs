@@ -197,6 +197,37 @@ impl<'py> Progress<'py> {
             _ => Ok(()),
         }
     }
+
+    /// Runs `work` on `items` without the GIL where `g` allows it, giving
+    /// each result to `keep`: in one call, or, with progress, one item a
+    /// call with the progress reported between them (so `work` must give
+    /// the same results either way). An error of `work`, of the game or of
+    /// the progress callback stops the run and is returned; the bar is
+    /// closed in every case.
+    fn run<G: Native, T: Sync, R: Send, E: std::fmt::Display + Send>(
+        &self,
+        py: Python<'py>,
+        g: &G,
+        items: &[T],
+        mut work: impl FnMut(&[T]) -> Result<R, E> + Send,
+        mut keep: impl FnMut(R),
+    ) -> PyResult<()> {
+        let chunk = if matches!(self, Progress::Off) { items.len().max(1) } else { 1 };
+        let ran = (|| -> PyResult<()> {
+            for (i, part) in items.chunks(chunk).enumerate() {
+                let out = detached::<G, _>(py, || work(part));
+                if let Some(e) = g.take_error() {
+                    return Err(e);
+                }
+                keep(out.map_err(value_error)?);
+                self.update(((i + 1) * chunk).min(items.len()), items.len())?;
+            }
+            Ok(())
+        })();
+        let closed = self.close();
+        ran?;
+        closed
+    }
 }
 
 fn run_match<'py, G: Native>(
@@ -221,26 +252,10 @@ fn run_match<'py, G: Native>(
         return Err(e);
     }
     let pairs = pairs.map_err(value_error)?;
-    // With progress, the pairs are played one call each, the progress
-    // reported between them (agents are reset before every game, so the
-    // games are the same as in one call); an exception from the callback
-    // stops the match and reaches the caller.
-    let chunk = if matches!(progress, Progress::Off) { pairs.len().max(1) } else { 1 };
+    // Agents are reset before every game, so the pairs played one call
+    // each (with progress) are the games of one call.
     let mut outcomes = Vec::with_capacity(pairs.len());
-    let played = (|| -> PyResult<()> {
-        for part in pairs.chunks(chunk) {
-            let out = detached::<G, _>(py, || setup.play_pairs(m.a, m.b, part));
-            if let Some(e) = g.take_error() {
-                return Err(e);
-            }
-            outcomes.extend(out.map_err(value_error)?);
-            progress.update(outcomes.len(), pairs.len())?;
-        }
-        Ok(())
-    })();
-    let closed = progress.close();
-    played?;
-    closed?;
+    progress.run(py, g, &pairs, |part| setup.play_pairs(m.a, m.b, part), |out| outcomes.extend(out))?;
     let summary = MatchSummary::new(&outcomes, None);
     let tri = summary.trinomial();
     let elo = summary.pentanomial().elo();
@@ -354,7 +369,7 @@ fn run_fit<'py, G: Native>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<FitResultPy> {
     use strength::fit::{FitOptions, Model, fit, map_to_dial};
-    use tournament::decisions::{Decisions, DepthValuer, GameRecord, Side, decisions};
+    use tournament::decisions::{Decisions, DepthValuer, GameRecord, Side};
 
     let model = Model::ALL
         .into_iter()
@@ -399,27 +414,16 @@ fn run_fit<'py, G: Native>(
     }
     let mut valuer = DepthValuer::new(g.heuristic(), depth, g.agent_table_mib()).map_err(value_error)?;
     let progress = Progress::new(py, progress, records.len(), "fit", "game")?;
-    // With progress, the games are valued one call each, the progress
-    // reported between them (the valuer starts every game afresh, so the
-    // decisions are those of one call); an exception from the callback stops
-    // the fit and reaches the caller.
-    let chunk = if matches!(progress, Progress::Off) { records.len().max(1) } else { 1 };
-    let mut all = Decisions::default();
-    let valued = (|| -> PyResult<()> {
-        for (i, part) in records.chunks(chunk).enumerate() {
-            let out = detached::<G, _>(py, || decisions(part, side, &mut valuer));
-            if let Some(e) = g.take_error() {
-                return Err(e);
-            }
-            all.append(out.map_err(value_error)?);
-            progress.update(((i + 1) * chunk).min(records.len()), records.len())?;
-        }
-        Ok(())
-    })();
-    let closed = progress.close();
-    valued?;
-    closed?;
-    let decisions = all;
+    // The valuer starts every game afresh, so the games valued one call
+    // each (with progress) give the decisions of one call.
+    let mut decisions = Decisions::default();
+    progress.run(
+        py,
+        g,
+        &records,
+        |part| tournament::decisions::decisions(part, side, &mut valuer),
+        |d| decisions.append(d),
+    )?;
     let f = fit(&decisions.decisions, model, options).map_err(value_error)?;
     let rating = match (a.curve, dial(g)?) {
         (Some(curve), Some(d)) => map_to_dial(&d, curve, &f),
