@@ -301,6 +301,19 @@ impl Game for ChessGame {
         Status::Ongoing
     }
 
+    /// The length of `shakmaty`'s own move list: nothing is copied.
+    #[inline]
+    fn count_moves(&self, _scratch: &mut Vec<Move>) -> Option<usize> {
+        if self.is_rule_draw() {
+            return None;
+        }
+        let legal = self.pos.legal_moves();
+        match self.status_with(&legal) {
+            Some(_) => None,
+            None => Some(legal.len()),
+        }
+    }
+
     #[inline]
     fn play(&mut self, mv: Move) {
         if self.rules.repetition {

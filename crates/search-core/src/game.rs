@@ -218,6 +218,20 @@ pub trait Game: Clone + fmt::Debug {
     /// first); [`order_hint`](Game::order_hint) can refine it.
     fn generate(&self, moves: &mut Vec<Self::Move>) -> Status;
 
+    /// The number of moves [`generate`](Game::generate) would write, or
+    /// `None` if the game is over. [`perft`] counts its last ply with it. The
+    /// default generates the moves into `scratch` (clearing it first) and
+    /// counts them; a game whose generator can count without handing over a
+    /// list (chess) overrides it.
+    #[inline]
+    fn count_moves(&self, scratch: &mut Vec<Self::Move>) -> Option<usize> {
+        scratch.clear();
+        match self.generate(scratch) {
+            Status::Ongoing => Some(scratch.len()),
+            Status::Over(_) => None,
+        }
+    }
+
     /// Plays `mv`, which [`generate`](Game::generate) produced for this state,
     /// in place. May assume the move is legal; use
     /// [`try_play`](Game::try_play) for moves from users.
@@ -405,10 +419,14 @@ fn perft_rec<G: Game>(state: &G, depth: u32, ply: usize, buffers: &mut Vec<Vec<G
         buffers.push(Vec::new());
     }
     let mut moves = std::mem::take(&mut buffers[ply]);
+    if depth == 1 {
+        let count = state.count_moves(&mut moves).unwrap_or(0) as u64;
+        buffers[ply] = moves;
+        return count;
+    }
     moves.clear();
     let total = match state.generate(&mut moves) {
         Status::Over(_) => 0,
-        Status::Ongoing if depth == 1 => moves.len() as u64,
         Status::Ongoing => {
             let (child, deeper) = children.split_first_mut().expect("one child slot per interior ply");
             let mut total = 0;

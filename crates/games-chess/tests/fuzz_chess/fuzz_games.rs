@@ -1,7 +1,9 @@
 //! Property tests along random legal games: the incrementally updated
 //! Zobrist key equals the key computed from scratch after every move (and
 //! null move), and the repetition rule agrees with a naive count over the
-//! whole game since the last irreversible move.
+//! whole game since the last irreversible move; and `count_moves` (perft's
+//! last ply) agrees with `generate` in every position, draws by rule
+//! included.
 //!
 //! The games shuffle on purpose: a choice may ask to undo the side's last
 //! move when it can, so repetitions (short and long) are common.
@@ -88,6 +90,7 @@ proptest! {
         for (ply, step) in steps.into_iter().enumerate() {
             legal.clear();
             let status = g.generate(&mut legal);
+            prop_assert_eq!(g.count_moves(&mut Vec::new()), (status == Status::Ongoing).then_some(legal.len()), "{}", g);
             let key = scratch(&g);
             let repeated = naive_threefold(&keys, key);
             let moves = g.position().legal_moves();
@@ -141,7 +144,9 @@ proptest! {
         let mut before: Option<Move> = None;
         for step in steps {
             legal.clear();
-            if let Status::Over(_) = g.generate(&mut legal) {
+            let status = g.generate(&mut legal);
+            prop_assert_eq!(g.count_moves(&mut Vec::new()), (status == Status::Ongoing).then_some(legal.len()), "{}", g);
+            if let Status::Over(_) = status {
                 break;
             }
             prop_assert!(g.position().halfmoves() < 100, "{}", g);
