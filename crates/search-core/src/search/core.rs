@@ -59,7 +59,41 @@ impl<M> Default for PlyBuffers<M> {
     }
 }
 
-pub(crate) struct Core<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> {
+/// Runs one search (iterative deepening or a single depth) of `s` from
+/// `root`. The node loop is monomorphised twice: with `FULL = false` when
+/// every per-node feature that costs a test (tracing, an oracle,
+/// quiescence, forward pruning, beam, check extensions, late move
+/// reductions, futility, Lazy SMP's busy table) is off, so that those tests
+/// compile away, and with `FULL = true` otherwise. The choice is made once,
+/// here, from the search's options.
+pub(crate) fn run<G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized>(
+    s: &mut Search<G, R, E>,
+    limits: &Limits,
+    observer: &mut O,
+    root: &G,
+    window: Window,
+) -> Result<SearchResult<G::Move, R::Value>, GameError> {
+    let o = &s.options;
+    let lean = !observer.traces_nodes()
+        && s.oracle.is_none()
+        && s.busy.is_none()
+        && !o.quiescence
+        && o.null_move.is_none()
+        && o.probcut.is_none()
+        && o.beam.is_none()
+        && o.lmr.is_none()
+        && !o.check_extension
+        && o.futility.is_none();
+    if lean {
+        Core::<G, R, E, O, false>::new(s, limits, observer).run(root, window)
+    } else {
+        Core::<G, R, E, O, true>::new(s, limits, observer).run(root, window)
+    }
+}
+
+/// The search's state. `FULL`: the per-node features may be on (see
+/// [`run`]); when false, their tests are constants and compile away.
+pub(crate) struct Core<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FULL: bool> {
     s: &'s mut Search<G, R, E>,
     limits: &'s Limits,
     observer: &'s mut O,
@@ -103,8 +137,8 @@ pub(crate) struct Core<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> +
     root_depth: i32,
 }
 
-impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, G, R, E, O> {
-    pub(crate) fn new(s: &'s mut Search<G, R, E>, limits: &'s Limits, observer: &'s mut O) -> Self {
+impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FULL: bool> Core<'s, G, R, E, O, FULL> {
+    fn new(s: &'s mut Search<G, R, E>, limits: &'s Limits, observer: &'s mut O) -> Self {
         let pruning = R::PRUNING;
         let opts = s.options.clone();
         let prunes = opts.alpha_beta && pruning != Pruning::None;
@@ -148,7 +182,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
     }
 
     /// Iterative deepening (or a single search) within the limits.
-    pub(crate) fn run(mut self, root: &G, root_window: Window) -> Result<SearchResult<G::Move, R::Value>, GameError> {
+    fn run(mut self, root: &G, root_window: Window) -> Result<SearchResult<G::Move, R::Value>, GameError> {
         self.root_player = root.turn().player().unwrap_or(Player::First);
         let max_depth = self.limits.clamped_depth().map(|d| d as i32);
         let deepening = self.opts.iterative_deepening && (max_depth.is_some() || self.limits.has_soft_limits());
@@ -380,7 +414,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
     /// the path when the observer traces nodes.
     #[inline]
     fn search_child(&mut self, mv: G::Move, child: &G, depth: i32, ply: u32, window: Window) -> Option<R::Value> {
-        if self.trace {
+        if FULL && self.trace {
             self.path.push(mv);
             let v = self.search(child, depth, ply, window);
             self.path.pop();
@@ -399,7 +433,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
         if self.aborted {
             return None;
         }
-        if self.trace {
+        if FULL && self.trace {
             self.observer.node(&self.path, state);
         }
         let p = ply as usize;
@@ -418,7 +452,8 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
         match quick {
             Some(Status::Over(outcome)) => return self.leaf(state, &node, Some(outcome), window),
             Some(Status::Ongoing) => {
-                if ply > 0
+                if FULL
+                    && ply > 0
                     && self.s.oracle.is_some()
                     && let Some(v) = self.probe_oracle(state, &node)
                 {
@@ -437,7 +472,8 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             None => state.generate(&mut moves),
         };
         node.children = moves.len();
-        if quick.is_none()
+        if FULL
+            && quick.is_none()
             && ply > 0
             && status == Status::Ongoing
             && self.s.oracle.is_some()
@@ -503,7 +539,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
         if ply >= MAX_PLY && (node.depth > 0 || self.beyond_max_ply) {
             self.max_ply_hit = true;
         }
-        let value = if self.negamax && self.opts.quiescence && node.turn != Turn::Chance {
+        let value = if FULL && self.negamax && self.opts.quiescence && node.turn != Turn::Chance {
             self.stats.nodes -= 1; // the quiescence root is this node
             self.quiescence(state, ply, window, perspective)?
         } else {
@@ -573,7 +609,8 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             }
         }
 
-        if self.negamax
+        if FULL
+            && self.negamax
             && ply > 0
             && node.turn != Turn::Chance
             && let Some(v) = self.forward_prune(state, depth, ply, window, perspective)?
@@ -595,7 +632,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             Turn::Player(_) => {
                 if ply == 0 {
                     self.observer.root_moves(state, depth.min(MAX_PLY as i32) as u32, moves);
-                } else if self.trace {
+                } else if FULL && self.trace {
                     self.observer.node_moves(&self.path, state, moves);
                 }
                 if moves.is_empty() {
@@ -670,11 +707,12 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
         let tt_move = if self.prunes { tt_move } else { TtMove::None };
         let keyed = use_hint || (self.prunes && (self.opts.killers || self.opts.history));
         let tt_index = tt_move.index_in(moves);
-        let mut keys = take(&mut self.plies[p].keys);
-        keys.clear();
         // Without sort keys the order is the generation order.
         let mut sorted = true;
+        let mut keys = Vec::new();
         if keyed {
+            keys = take(&mut self.plies[p].keys);
+            keys.clear();
             for (i, &mv) in moves.iter().enumerate() {
                 let hint = if use_hint { state.order_hint(mv) } else { 0 };
                 let key = self.s.ordering.key(mv, hint, p, perspective.index());
@@ -695,8 +733,11 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             keys.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             self.permute(moves, keys.iter().map(|k| k.1), p);
         }
-        self.plies[p].keys = keys;
-        if let Some(k) = self.opts.beam.filter(|_| self.negamax)
+        if keyed {
+            self.plies[p].keys = keys;
+        }
+        if FULL
+            && let Some(k) = self.opts.beam.filter(|_| self.negamax)
             && moves.len() > k
         {
             {
@@ -754,15 +795,22 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
         // A null-window node's value is a bound, never exact: it has no
         // principal variation to report.
         let track_pv = !self.prunes || !window.is_null();
+        // Read once: the loop's calls take `self` mutably, so fields would be
+        // loaded again for every child.
+        let prunes = self.prunes;
+        let heuristics = self.opts.killers || self.opts.history;
+        let stop_at_win = self.opts.stop_at_win;
+        let win_threshold = self.win_threshold;
         // Check extensions and late move reductions: negamax rules only,
         // and never at a node that itself needs an extension.
-        let extend = self.negamax && self.opts.check_extension && ply < 2 * self.root_depth.max(1) as u32;
-        let lmr = self.opts.lmr.filter(|_| self.negamax && ply > 0 && !state.needs_extension());
+        let extend = FULL && self.negamax && self.opts.check_extension && ply < 2 * self.root_depth.max(1) as u32;
+        let lmr = self.opts.lmr.filter(|_| FULL && self.negamax && ply > 0 && !state.needs_extension());
         // Futility: the static value plus a margin bounds what a quiet move
         // can bring; below α such moves are skipped, counted at that bound.
         let futile = match self.opts.futility {
             Some(margin)
-                if self.negamax
+                if FULL
+                    && self.negamax
                     && ply > 0
                     && (1..=2).contains(&depth)
                     && window.is_null()
@@ -781,14 +829,14 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
         let mut skipped = false;
         // Lazy SMP: a later move whose child another thread is searching
         // waits until the node's other moves are done (`busy`).
-        let busy = if self.prunes && depth >= busy::MIN_DEPTH { self.s.busy.clone() } else { None };
+        let busy = if FULL && self.prunes && depth >= busy::MIN_DEPTH { self.s.busy.clone() } else { None };
         let mut deferred: SmallVec<[u32; 8]> = SmallVec::new();
         let (mut next, mut next_deferred) = (0, 0);
         loop {
             let (index, first_pass) = if next < moves.len() {
                 next += 1;
                 (next - 1, true)
-            } else if let Some(&i) = deferred.get(next_deferred) {
+            } else if FULL && let Some(&i) = deferred.get(next_deferred) {
                 next_deferred += 1;
                 (i as usize, false)
             } else {
@@ -828,7 +876,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
                 },
                 None => None,
             };
-            let (value, searched) = if self.prunes {
+            let (value, searched) = if prunes {
                 let full = Window::new(alpha, window.beta);
                 let mut result = None;
                 let reduction = match lmr {
@@ -870,9 +918,9 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
             }
             self.s.rule.add(node, &mut acc, &info, value);
             let score = self.s.rule.child_score(node, &info, &value);
-            let cand = if self.prunes { affine.apply(info.to_parent(value.scalar())) } else { score };
+            let cand = if prunes { affine.apply(info.to_parent(value.scalar())) } else { score };
             if ply == 0 {
-                let bound = if self.prunes { searched.classify(cand) } else { Bound::Exact };
+                let bound = if prunes { searched.classify(cand) } else { Bound::Exact };
                 self.root_moves.push(RootMove { mv, score, bound });
             }
             if cand > best {
@@ -887,16 +935,19 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'s, 
                 }
             }
             if cuts {
-                alpha = alpha.max(cand);
+                // `max` without its NaN handling: no value here is NaN.
+                if cand > alpha {
+                    alpha = cand;
+                }
                 if cand >= window.beta {
                     self.stats.cutoffs += 1;
-                    if self.opts.killers || self.opts.history {
+                    if heuristics {
                         self.s.ordering.record_cutoff(mv, p, node.perspective.index(), depth);
                     }
                     break;
                 }
             }
-            if self.opts.stop_at_win && cand >= self.win_threshold {
+            if stop_at_win && cand >= win_threshold {
                 break;
             }
         }

@@ -331,7 +331,7 @@ impl<G: Game, R: Backup, E: Evaluator<G>> Search<G, R, E> {
         }
         match self.smp {
             Some(driver) if self.options.threads > 1 => smp::run(driver, self, &root, limits, window, observer),
-            _ => core::Core::new(self, limits, observer).run(&root, window),
+            _ => core::run(self, limits, observer, &root, window),
         }
     }
 

@@ -23,7 +23,7 @@ use crate::error::{GameError, ParamError};
 use crate::eval::{Evaluator, MAX_PLY};
 use crate::game::Game;
 use crate::search::busy::Busy;
-use crate::search::core::Core;
+use crate::search::core;
 use crate::search::ordering::Ordering;
 use crate::search::tt::Table;
 use crate::search::{Control, Iteration, Limits, NoObserver, Observer, Options, Search, SearchResult, Window};
@@ -83,7 +83,7 @@ pub(crate) fn run<G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized>(
 ) -> Outcome<G, R> {
     let progress = Progress { depth: AtomicU32::new(0), stop: Arc::new(AtomicBool::new(false)) };
     let mut publish = Publish { inner: observer, depth: &progress.depth };
-    let mut main = |s: &mut Search<G, R, E>| Core::new(s, limits, &mut publish).run(root, window);
+    let mut main = |s: &mut Search<G, R, E>| core::run(s, limits, &mut publish, root, window);
     driver(s, root, limits, &progress, &mut main)
 }
 
@@ -141,7 +141,7 @@ fn helper<G: Game, R: Backup, E: Evaluator<G>>(h: &mut Search<G, R, E>, root: &G
         let main_depth = progress.depth.load(AtomicOrdering::Relaxed);
         let depth = next.max(main_depth + 1).min(max_depth);
         let limits = Limits::depth(depth).with_stop(Arc::clone(&progress.stop));
-        if Core::new(h, &limits, &mut NoObserver).run(root, Window::FULL).is_err() {
+        if core::run(h, &limits, &mut NoObserver, root, Window::FULL).is_err() {
             return;
         }
         next = depth + 1;

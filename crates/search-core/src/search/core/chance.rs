@@ -16,7 +16,7 @@ use crate::window::{Bound, Window};
 /// How far chance probabilities may sum from one.
 pub(crate) const PROBABILITY_TOLERANCE: f64 = 1e-9;
 
-impl<G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'_, G, R, E, O> {
+impl<G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FULL: bool> Core<'_, G, R, E, O, FULL> {
     /// A chance node: the rule takes the expectation; with Negamax rules and
     /// known bounds, Star1/Star2 windows and cutoffs.
     pub(super) fn chance_node(
@@ -171,11 +171,11 @@ impl<G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized> Core<'_, G, R
             // second wants its own value >= -threshold.
             let target = if first { threshold } else { -threshold };
             let w = Window::new(target.next_down(), target).for_child(flip);
-            if self.trace {
+            if FULL && self.trace {
                 self.path.push(mv);
             }
             let v = self.search_child(grand[0], &gc, gc_depth, ply + 2, w);
-            if self.trace {
+            if FULL && self.trace {
                 self.path.pop();
             }
             let Some(v) = v else { break };
