@@ -47,7 +47,13 @@ impl Backup for Minimax {
         let v = child.to_parent(value);
         match node.turn {
             Turn::Chance => *acc += child.probability * v,
-            Turn::Player(_) => *acc = acc.max(v),
+            // `acc.max(v)` as one comparison: `acc` starts at −∞ and never
+            // becomes NaN, so a NaN `v` is skipped here as `max` skips it.
+            Turn::Player(_) => {
+                if v > *acc {
+                    *acc = v;
+                }
+            }
         }
     }
 

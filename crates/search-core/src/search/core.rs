@@ -441,8 +441,11 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
         self.plies[p].pv.clear();
         let turn = state.turn();
         let perspective = Self::perspective(turn);
-        let mut node =
-            NodeInfo { turn, perspective, root_player: self.root_player, ply, depth, static_value: None, children: 0 };
+        let root_player = self.root_player;
+        // Built where it is used: a leaf's copy is then only registers (the
+        // rules' `leaf` rarely reads it), not seven stores on every node.
+        let node_info =
+            |children| NodeInfo { turn, perspective, root_player, ply, depth, static_value: None, children };
         let at_horizon = depth <= 0 || ply >= MAX_PLY;
         // If the game can tell its status without generating moves, the
         // moves are generated only when needed: never at a leaf, and at an
@@ -450,17 +453,17 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
         // their chance to cut.
         let quick = state.quick_status();
         match quick {
-            Some(Status::Over(outcome)) => return self.leaf(state, &node, Some(outcome), window),
+            Some(Status::Over(outcome)) => return self.leaf(state, &node_info(0), Some(outcome), window),
             Some(Status::Ongoing) => {
                 if FULL
                     && ply > 0
                     && self.s.oracle.is_some()
-                    && let Some(v) = self.probe_oracle(state, &node)
+                    && let Some(v) = self.probe_oracle(state, &node_info(0))
                 {
                     return v;
                 }
                 if at_horizon {
-                    return self.leaf(state, &node, None, window);
+                    return self.leaf(state, &node_info(0), None, window);
                 }
             }
             None => {}
@@ -471,7 +474,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
             Some(status) => status,
             None => state.generate(&mut moves),
         };
-        node.children = moves.len();
+        let mut node = node_info(moves.len());
         if FULL
             && quick.is_none()
             && ply > 0
