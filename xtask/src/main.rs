@@ -3,8 +3,8 @@
 //! A thin dispatcher: it parses the command line and calls the task crates,
 //! where the tasks and their arguments (each command's clap declaration) live:
 //! `dial` (match, calibrate, rate, fit, fit-validation, human rate), `tools`
-//! (bench, demo, perft, solve, book, wac, soak, tablebase, nash, human train
-//! and eval), `experiments` (reproduce) and `play` (the web app and its load
+//! (bench, demo, perft, solve, book, wac, soak, tablebase, nash, human train,
+//! eval and corpus), `experiments` (reproduce) and `play` (the web app and its load
 //! test). Only `layering`, `fuzz` and `test-without-shared` (which drive
 //! cargo itself) and `cluster-test` (which drives Slurm) are here.
 
@@ -80,7 +80,7 @@ enum Command {
     Nash(tools::nash::Args),
     /// Generate chess endgame tablebases by retrograde analysis (KQK, KRK, KPK, KBNK, KQKR, `all`, ...).
     Tablebase(tools::tablebase::Args),
-    /// The human-like chess opponent: `human train` (fit on data/human/) and `human eval [--json]` (test split).
+    /// The human-like chess opponent: `human train` (fit on data/human/), `human eval [--json]` (test split), `human rate`, `human corpus`.
     #[command(subcommand)]
     Human(Human),
     /// Make an opening book: `book chess --from-pgn FILE --out book.bin` (a Polyglot book) or `book connect4 [--plies N]` (solved).
@@ -100,6 +100,9 @@ enum Human {
     /// Measure the committed model on the test split: move match per rating band against Stockfish (limited
     /// and full), our alpha-beta engine and the dial's elo:X; log-likelihoods; loss distributions.
     Eval(tools::human::EvalArgs),
+    /// What game files hold once read as the trainer reads them (games kept and left out, decisions per band
+    /// and split, players, speeds), as JSON; default every file of data/human/.
+    Corpus(tools::human::CorpusArgs),
     /// Rate human:X on the chess dial's ladder: paired games against every rung of our own settings in the
     /// committed calibration, the rungs' ratings fixed; prints the Lichess rating → dial Elo mapping.
     Rate(dial::human_rate::RateArgs),
@@ -155,6 +158,7 @@ fn main() -> ExitCode {
         Command::Human(Human::Train(args)) => tools::human::train(args),
         Command::Human(Human::Eval(args)) => tools::human::eval(args),
         Command::Human(Human::Rate(args)) => dial::human_rate::rate(args),
+        Command::Human(Human::Corpus(args)) => tools::human::corpus(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

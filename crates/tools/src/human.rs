@@ -54,9 +54,22 @@ fn cache_dir() -> PathBuf {
     taskkit::target_dir(&root()).join("human-cache")
 }
 
-/// The corpus of `data/human/` (every `.pgn.gz` and `.csv.gz`, in name
-/// order) and its fingerprint (FNV-1a of the decompressed files).
+/// The files of `data/human/` the committed model is trained on, in name
+/// order. `lichess-2013-2017-rated-train.csv.gz`, five times as many
+/// decisions, is committed beside them and read by the same reader (see
+/// data/human/README.md); it joins this list with the model trained on it.
+pub const CORPUS_FILES: [&str; 3] =
+    ["lichess-aaksh1234-2025.csv.gz", "lichess-cubicinfinity-2022-12-28.pgn.gz", "lichess-db-2021-10-sample.pgn.gz"];
+
+/// The training corpus ([`CORPUS_FILES`] of `data/human/`) and its
+/// fingerprint (FNV-1a of the names and decompressed contents).
 pub fn load_corpus() -> Result<(Corpus, String), String> {
+    let dir = root().join("data/human");
+    read_corpus(&CORPUS_FILES.iter().map(|f| dir.join(f)).collect::<Vec<_>>())
+}
+
+/// Every `.pgn.gz` and `.csv.gz` file of `data/human/`, in name order.
+fn data_files() -> Result<Vec<PathBuf>, String> {
     let dir = root().join("data/human");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
@@ -64,12 +77,18 @@ pub fn load_corpus() -> Result<(Corpus, String), String> {
         .filter(|p| p.to_string_lossy().ends_with(".pgn.gz") || p.to_string_lossy().ends_with(".csv.gz"))
         .collect();
     files.sort();
+    Ok(files)
+}
+
+/// The games of `files` (gzip-compressed PGN or CSV, by their names'
+/// endings) and their fingerprint.
+fn read_corpus(files: &[PathBuf]) -> Result<(Corpus, String), String> {
     if files.is_empty() {
-        return Err(format!("no .pgn.gz or .csv.gz files in {}", dir.display()));
+        return Err("no corpus files".into());
     }
     let mut corpus = Corpus::new();
     let mut all = Vec::new();
-    for f in &files {
+    for f in files {
         let text = taskkit::read_text(f).map_err(|e| format!("{}: {e}", f.display()))?;
         let name = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if name.ends_with(".csv.gz") {
@@ -273,6 +292,10 @@ fn summary(corpus: &Corpus, positions: &[Position]) -> Value {
         }
     }
     let players: BTreeMap<&str, usize> = players.into_iter().map(|(k, v)| (k, v.len())).collect();
+    let mut speeds: BTreeMap<&str, usize> = BTreeMap::new();
+    for g in &corpus.games {
+        *speeds.entry(g.time_control.map_or("unknown", |tc| tc.speed().name())).or_default() += 1;
+    }
     json!({
         "games_kept": corpus.games.len(),
         "games_skipped": skipped,
@@ -280,7 +303,41 @@ fn summary(corpus: &Corpus, positions: &[Position]) -> Value {
         "games_per_band": games_per_band,
         "decisions_per_band": per_band,
         "players_per_split": players,
+        "games_per_speed": speeds,
     })
+}
+
+/// Arguments of `cargo xtask human corpus`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CorpusArgs {
+    /// The files to read: names in data/human/ or paths (default: every
+    /// `.pgn.gz` and `.csv.gz` of data/human/, whether the committed model
+    /// is trained on it or not).
+    pub files: Vec<PathBuf>,
+}
+
+/// `cargo xtask human corpus`: what a set of game files holds once read
+/// as the trainer reads it (games kept and left out with the first reasons,
+/// decisions per rating band and split from the trainer's first ply, players
+/// per split, games per speed), as JSON on stdout.
+///
+/// # Errors
+///
+/// A file that cannot be read, or a CSV file without a header or movetext.
+pub fn corpus(args: CorpusArgs) -> TaskResult {
+    let dir = root().join("data/human");
+    let files = if args.files.is_empty() {
+        data_files()?
+    } else {
+        args.files.iter().map(|f| if f.exists() { f.clone() } else { dir.join(f) }).collect()
+    };
+    let (corpus, fingerprint) = read_corpus(&files)?;
+    let positions = corpus.positions(FROM_PLY);
+    let mut report = summary(&corpus, &positions);
+    report["fingerprint"] = json!(fingerprint);
+    report["files"] = json!(files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>());
+    println!("{}", serde_json::to_string_pretty(&report)?);
+    Ok(())
 }
 
 /// Arguments of `cargo xtask human train`.
@@ -889,6 +946,22 @@ mod tests {
         assert!(corpus.games.len() > 2800, "{}", corpus.games.len());
         // The CSV holds Chess960 games: counted, not dropped silently.
         assert!(corpus.skipped_for(Skip::Variant) > 0);
+    }
+
+    #[test]
+    fn the_2013_2017_file_reads_whole_with_its_time_controls() {
+        // Every row is rated, replays with exactly `turns` plies and has a
+        // unique id: nothing is left out, and every time control parses.
+        let file = root().join("data/human/lichess-2013-2017-rated-train.csv.gz");
+        let (corpus, _) = read_corpus(&[file]).unwrap();
+        assert!(corpus.skipped.is_empty(), "{:?}", &corpus.skipped[..corpus.skipped.len().min(3)]);
+        assert_eq!(corpus.games.len(), 12_408);
+        assert!(corpus.games.iter().all(|g| g.time_control.is_some()));
+        let test = corpus.games.iter().filter(|g| g.split == Split::Test).count();
+        assert!((1000..1500).contains(&test), "{test}");
+        // The training corpus is not affected by it.
+        assert!(!CORPUS_FILES.contains(&"lichess-2013-2017-rated-train.csv.gz"));
+        assert!(data_files().unwrap().len() > CORPUS_FILES.len());
     }
 
     #[test]

@@ -74,11 +74,14 @@ pub enum Skip {
     SetUp,
     /// The same game (same id) was already read from another file.
     Duplicate,
+    /// A CSV row whose `rated` column says the game was casual (`FALSE`).
+    Unrated,
 }
 
 impl Skip {
     /// Every reason, in report order.
-    pub const ALL: [Skip; 5] = [Skip::Unparsable, Skip::NoRating, Skip::Variant, Skip::SetUp, Skip::Duplicate];
+    pub const ALL: [Skip; 6] =
+        [Skip::Unparsable, Skip::NoRating, Skip::Variant, Skip::SetUp, Skip::Duplicate, Skip::Unrated];
 
     /// A short name for reports.
     pub fn name(self) -> &'static str {
@@ -88,6 +91,7 @@ impl Skip {
             Skip::Variant => "variant",
             Skip::SetUp => "set-up position",
             Skip::Duplicate => "duplicate",
+            Skip::Unrated => "unrated",
         }
     }
 }
@@ -112,6 +116,101 @@ impl fmt::Display for Skipped {
     }
 }
 
+/// A game's time control: the clock each side starts with and the
+/// increment added after each of its moves.
+///
+/// ```
+/// use games_chess::human::{Speed, TimeControl};
+/// // A PGN `TimeControl` tag counts seconds; a Lichess CSV's
+/// // `increment_code` counts the base in minutes.
+/// let tc = TimeControl::from_tag("600+5").unwrap();
+/// assert_eq!(tc, TimeControl::from_minutes_code("10+5").unwrap());
+/// assert_eq!((tc.base_seconds, tc.increment_seconds), (600, 5));
+/// assert_eq!(tc.estimated_seconds(), 800);
+/// assert_eq!(tc.speed(), Speed::Rapid);
+/// assert_eq!(TimeControl::from_tag("-"), None); // correspondence
+/// assert_eq!(TimeControl::from_tag("10 minutes"), None);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TimeControl {
+    /// Each side's initial clock, in seconds.
+    pub base_seconds: u32,
+    /// Seconds added to a side's clock after each of its moves.
+    pub increment_seconds: u32,
+}
+
+/// Lichess's speed categories, by a game's [estimated
+/// duration](TimeControl::estimated_seconds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Speed {
+    /// Under 30 seconds.
+    UltraBullet,
+    /// 30 seconds to under 3 minutes.
+    Bullet,
+    /// 3 to under 8 minutes.
+    Blitz,
+    /// 8 to under 25 minutes.
+    Rapid,
+    /// 25 minutes or more.
+    Classical,
+}
+
+impl Speed {
+    /// Every category, fastest first.
+    pub const ALL: [Speed; 5] = [Speed::UltraBullet, Speed::Bullet, Speed::Blitz, Speed::Rapid, Speed::Classical];
+
+    /// `ultrabullet`, `bullet`, `blitz`, `rapid` or `classical`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Speed::UltraBullet => "ultrabullet",
+            Speed::Bullet => "bullet",
+            Speed::Blitz => "blitz",
+            Speed::Rapid => "rapid",
+            Speed::Classical => "classical",
+        }
+    }
+}
+
+impl TimeControl {
+    /// Parses `BASE+INCREMENT` with both parts in seconds (a PGN
+    /// `TimeControl` tag: `300+3`). `None` for anything else, such as `-`
+    /// (no clock) or `?`.
+    pub fn from_tag(text: &str) -> Option<TimeControl> {
+        let (base, inc) = Self::parts(text)?;
+        Some(TimeControl { base_seconds: base, increment_seconds: inc })
+    }
+
+    /// Parses `MINUTES+INCREMENT` (the base in minutes, the increment in
+    /// seconds: a Lichess CSV's `increment_code`, `15+15`). `None` for
+    /// anything else.
+    pub fn from_minutes_code(text: &str) -> Option<TimeControl> {
+        let (minutes, inc) = Self::parts(text)?;
+        Some(TimeControl { base_seconds: minutes.checked_mul(60)?, increment_seconds: inc })
+    }
+
+    fn parts(text: &str) -> Option<(u32, u32)> {
+        let (a, b) = text.trim().split_once('+')?;
+        Some((a.parse().ok()?, b.parse().ok()?))
+    }
+
+    /// The game's estimated duration per side, as Lichess counts it: the
+    /// base plus forty increments.
+    pub fn estimated_seconds(&self) -> u32 {
+        self.base_seconds.saturating_add(self.increment_seconds.saturating_mul(40))
+    }
+
+    /// Its speed category.
+    pub fn speed(&self) -> Speed {
+        match self.estimated_seconds() {
+            0..30 => Speed::UltraBullet,
+            30..180 => Speed::Bullet,
+            180..480 => Speed::Blitz,
+            480..1500 => Speed::Rapid,
+            _ => Speed::Classical,
+        }
+    }
+}
+
 /// One kept game: who played it, their ratings, and its moves.
 #[derive(Debug, Clone)]
 pub struct CorpusGame {
@@ -127,6 +226,8 @@ pub struct CorpusGame {
     pub moves: Vec<Move>,
     /// Its split.
     pub split: Split,
+    /// Its time control, when the file gives one that parses.
+    pub time_control: Option<TimeControl>,
 }
 
 /// One decision of a rated player: the position (after the moves before
@@ -276,16 +377,26 @@ impl Corpus {
     /// and `BlackElo` (or `white_rating`, `black_rating`), the movetext in
     /// `Moves`, `moves` or `PGN` (SAN, with or without move numbers), and
     /// optionally `White`/`Black` (or `white_id`/`black_id`), `Variant`,
-    /// `FEN`, `SetUp`, `Site`, `GameId` or `id`. Each row is a game; its
-    /// errors carry the row's line.
+    /// `FEN`, `SetUp`, `Site`, `GameId` or `id`, the time control as
+    /// `TimeControl` (seconds, `300+3`) or `increment_code` (minutes,
+    /// `5+3`), `rated` (a game whose value is `FALSE` is left out as
+    /// [`Skip::Unrated`]) and `turns` (the number of plies: a game whose
+    /// moves replay to another number is [`Skip::Unparsable`]). Each row
+    /// is a game; its errors carry the row's line.
     ///
     /// ```
-    /// use games_chess::human::Corpus;
-    /// let csv = "id,white_rating,black_rating,moves\nA1,1200,1300,e4 e5 Nf3\nA2,1200,1300,e4 e9\n";
+    /// use games_chess::human::{Corpus, Skip, TimeControl};
+    /// let csv = "id,rated,turns,increment_code,white_rating,black_rating,moves\n\
+    ///            A1,TRUE,3,15+15,1200,1300,e4 e5 Nf3\n\
+    ///            A2,TRUE,2,15+15,1200,1300,e4 e9\n\
+    ///            A3,FALSE,2,15+15,1200,1300,e4 e5\n\
+    ///            A4,TRUE,5,15+15,1200,1300,e4 e5\n";
     /// let mut c = Corpus::new();
     /// c.add_csv("g.csv", csv)?;
     /// assert_eq!(c.games.len(), 1);
-    /// assert_eq!(c.skipped[0].line, 3);
+    /// assert_eq!(c.games[0].time_control, TimeControl::from_tag("900+15"));
+    /// let skipped: Vec<(Skip, usize)> = c.skipped.iter().map(|s| (s.reason, s.line)).collect();
+    /// assert_eq!(skipped, [(Skip::Unparsable, 3), (Skip::Unrated, 4), (Skip::Unparsable, 5)]);
     /// # Ok::<(), games_chess::human::CsvError>(())
     /// ```
     pub fn add_csv(&mut self, file: &str, text: &str) -> Result<(), CsvError> {
@@ -309,8 +420,21 @@ impl Corpus {
             ("SetUp", col(&["SetUp"])),
             ("Site", col(&["Site"])),
             ("GameId", col(&["GameId", "id"])),
+            ("TimeControl", col(&["TimeControl"])),
         ];
+        let minutes_col = col(&["increment_code"]);
+        let rated_col = col(&["rated"]);
+        let turns_col = col(&["turns"]);
+        let field = |fields: &[String], c: Option<usize>| -> Option<String> {
+            c.and_then(|c| fields.get(c)).map(|v| v.trim().to_string())
+        };
         for (line, fields) in rows {
+            if let Some(rated) = field(fields, rated_col)
+                && rated.eq_ignore_ascii_case("false")
+            {
+                self.skip(file, *line, Skip::Unrated, "rated is FALSE".into());
+                continue;
+            }
             let movetext = fields.get(moves_col).map(String::as_str).unwrap_or("");
             let parsed = pgn::parse(movetext).map_err(|e| PgnError { line: line + e.line - 1, reason: e.reason });
             let mut game = match parsed {
@@ -334,6 +458,19 @@ impl Corpus {
                 {
                     game.tags.push(((*tag).to_string(), v.to_string()));
                 }
+            }
+            // A minutes code becomes the PGN tag's seconds.
+            if game.tag("TimeControl").is_none()
+                && let Some(tc) = field(fields, minutes_col).and_then(|v| TimeControl::from_minutes_code(&v))
+            {
+                game.tags.push(("TimeControl".into(), format!("{}+{}", tc.base_seconds, tc.increment_seconds)));
+            }
+            if let Some(turns) = field(fields, turns_col).and_then(|v| v.parse::<usize>().ok())
+                && turns != game.moves.len()
+            {
+                let detail = format!("turns says {turns} plies, the movetext has {}", game.moves.len());
+                self.skip(file, *line, Skip::Unparsable, detail);
+                continue;
             }
             self.add_game(file, &game);
         }
@@ -385,6 +522,7 @@ impl Corpus {
             players: [name("White"), name("Black")],
             ratings: [w, b],
             moves,
+            time_control: g.tag("TimeControl").and_then(TimeControl::from_tag),
         });
     }
 
@@ -482,6 +620,34 @@ mod tests {
         assert!(Corpus::new().add_csv("h.csv", "a,b\n1,2\n").is_err());
         let e = Corpus::new().add_csv("q.csv", "Moves\n\"e4\n").unwrap_err();
         assert_eq!(e.line, 2);
+    }
+
+    #[test]
+    fn time_controls_parse_and_fall_into_lichess_speeds() {
+        let speed = |base, inc| TimeControl { base_seconds: base, increment_seconds: inc }.speed();
+        assert_eq!([speed(29, 0), speed(30, 0), speed(15, 0)], [Speed::UltraBullet, Speed::Bullet, Speed::UltraBullet]);
+        assert_eq!([speed(179, 0), speed(180, 0), speed(60, 3)], [Speed::Bullet, Speed::Blitz, Speed::Blitz]);
+        assert_eq!([speed(479, 0), speed(480, 0), speed(1499, 0)], [Speed::Blitz, Speed::Rapid, Speed::Rapid]);
+        assert_eq!([speed(1500, 0), speed(900, 15), speed(u32::MAX, u32::MAX)], [Speed::Classical; 3]);
+        for bad in ["", "-", "?", "600", "600+", "+5", "a+b", "-1+0", "600+5+1"] {
+            assert_eq!(TimeControl::from_tag(bad), None, "{bad:?}");
+        }
+        assert_eq!(TimeControl::from_minutes_code("99999999+0"), None, "overflow");
+        assert_eq!(TimeControl::from_tag(" 60+1 "), Some(TimeControl { base_seconds: 60, increment_seconds: 1 }));
+        // A PGN tag reaches the kept game; a game without one has none.
+        let mut c = Corpus::new();
+        c.add_pgn(
+            "t.pgn",
+            "[Site \"https://lichess.org/t1\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1400\"]\n[TimeControl \"180+2\"]\n\n1. e4 1-0\n\n\
+             [Site \"https://lichess.org/t2\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1400\"]\n\n1. e4 1-0\n",
+        );
+        let got: Vec<_> = c.games.iter().map(|g| g.time_control.map(|t| t.speed())).collect();
+        assert_eq!(got, [Some(Speed::Blitz), None]);
+        // A CSV's seconds column wins over its minutes code.
+        let mut c = Corpus::new();
+        c.add_csv("g.csv", "id,TimeControl,increment_code,white_rating,black_rating,moves\nz,60+0,10+0,900,900,e4\n")
+            .unwrap();
+        assert_eq!(c.games[0].time_control, TimeControl::from_tag("60+0"));
     }
 
     #[test]

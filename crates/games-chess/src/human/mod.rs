@@ -49,7 +49,9 @@ use strength::spec::{AgentSpec, SpecError};
 
 use crate::ChessGame;
 
-pub use corpus::{BANDS, Corpus, CorpusGame, CsvError, Position, Skip, Skipped, Split, band_of, fnv1a};
+pub use corpus::{
+    BANDS, Corpus, CorpusGame, CsvError, Position, Skip, Skipped, Speed, Split, TimeControl, band_of, fnv1a,
+};
 pub use features::{
     FEATURES, GAP_CAP, K, KEYS, MoveValues, PRIOR, VALUE_CAP, move_features, move_key, move_prior, piece_value,
 };
