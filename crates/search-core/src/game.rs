@@ -223,6 +223,15 @@ pub trait Game: Clone + fmt::Debug {
     /// default generates the moves into `scratch` (clearing it first) and
     /// counts them; a game whose generator can count without handing over a
     /// list (chess) overrides it.
+    ///
+    /// ```
+    /// use search_core::Game;
+    /// use search_core::tree::LiteralTree;
+    /// let t: LiteralTree = "max(min(1, 2), 3, 4)".parse().unwrap();
+    /// assert_eq!(t.count_moves(&mut Vec::new()), Some(3));
+    /// let leaf: LiteralTree = "7".parse().unwrap();
+    /// assert_eq!(leaf.count_moves(&mut Vec::new()), None);
+    /// ```
     #[inline]
     fn count_moves(&self, scratch: &mut Vec<Self::Move>) -> Option<usize> {
         scratch.clear();
