@@ -423,38 +423,46 @@ fn online_learns_from_the_move_that_ends_the_game() {
 /// the estimated rating lands near the true one (a search of the wrong
 /// depth biased it by hundreds of Elo; without the depth-12 curve a 1400
 /// player looked like 1240 through depth-8 values). A curve that cannot
-/// explain the moves is dropped.
-#[test]
-fn adaptive_finds_the_opponents_depth_on_the_dial() {
+/// explain the moves is dropped. One test per opponent, so that they run
+/// in parallel.
+fn adaptive_finds_the_opponents_depth(rating: f64, curve: &str) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../games-small/calibration/connect4.json");
     let dial = Dial::new(Calibration::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()).unwrap();
     let agents = StandardAgents::new(Connect4Eval::default()).with_table_mib(2).with_dial(dial.clone());
     let r = Roster::new().with(agents.clone());
-    let cases = [
-        (1000.0, "boltzmann:depth=4,cap=100"),
-        (600.0, "boltzmann:depth=2,cap=100"),
-        (1400.0, "boltzmann:depth=12,cap=100"),
-    ];
-    for (rating, curve) in cases {
-        let setting = dial.setting(rating).unwrap().to_string();
-        assert!(setting.starts_with(curve), "{setting}");
-        let mut them = r.build(&setting).unwrap();
-        let mut me: AdaptiveAgent<Connect4, _> = AdaptiveAgent::new(agents.clone(), 0.5, None).unwrap();
-        let curves: Vec<String> = me.curve_probabilities().into_iter().map(|c| c.0).collect();
-        assert_eq!(curves.len(), 5);
-        assert_eq!(curves[4], "boltzmann:depth=12,cap=100");
-        alternate(&Connect4::standard(), &mut me, them.as_mut(), 10, 3, None);
-        let probs = me.curve_probabilities();
-        let p = probs.iter().find(|c| c.0 == curve).unwrap().1;
-        eprintln!("{setting}: {probs:?}, estimate {:.0}", me.opponent_elo());
-        assert!(p > 0.9, "{probs:?}");
-        assert!((me.opponent_elo() - rating).abs() < 150.0, "{}", me.opponent_elo());
-        if rating < 1100.0 {
-            // Below the depth-12 curve's reach, its evidence falls far
-            // behind: it is dropped (no longer searched) and counts for 0.
-            assert_eq!(probs[4].1, 0.0, "{probs:?}");
-        }
+    let setting = dial.setting(rating).unwrap().to_string();
+    assert!(setting.starts_with(curve), "{setting}");
+    let mut them = r.build(&setting).unwrap();
+    let mut me: AdaptiveAgent<Connect4, _> = AdaptiveAgent::new(agents.clone(), 0.5, None).unwrap();
+    let curves: Vec<String> = me.curve_probabilities().into_iter().map(|c| c.0).collect();
+    assert_eq!(curves.len(), 5);
+    assert_eq!(curves[4], "boltzmann:depth=12,cap=100");
+    alternate(&Connect4::standard(), &mut me, them.as_mut(), 10, 3, None);
+    let probs = me.curve_probabilities();
+    let p = probs.iter().find(|c| c.0 == curve).unwrap().1;
+    eprintln!("{setting}: {probs:?}, estimate {:.0}", me.opponent_elo());
+    assert!(p > 0.9, "{probs:?}");
+    assert!((me.opponent_elo() - rating).abs() < 150.0, "{}", me.opponent_elo());
+    if rating < 1100.0 {
+        // Below the depth-12 curve's reach, its evidence falls far
+        // behind: it is dropped (no longer searched) and counts for 0.
+        assert_eq!(probs[4].1, 0.0, "{probs:?}");
     }
+}
+
+#[test]
+fn adaptive_finds_a_depth_4_opponent_on_the_dial() {
+    adaptive_finds_the_opponents_depth(1000.0, "boltzmann:depth=4,cap=100");
+}
+
+#[test]
+fn adaptive_finds_a_depth_2_opponent_on_the_dial() {
+    adaptive_finds_the_opponents_depth(600.0, "boltzmann:depth=2,cap=100");
+}
+
+#[test]
+fn adaptive_finds_a_depth_12_opponent_on_the_dial() {
+    adaptive_finds_the_opponents_depth(1400.0, "boltzmann:depth=12,cap=100");
 }
 
 /// Gobang's dial curves are soft-capped: the adaptive agent observes
