@@ -202,6 +202,21 @@ impl ChessGame {
         self.since_root.map_or(0, usize::from)
     }
 
+    /// `read` applied to the legal moves (`shakmaty`'s own list, not
+    /// copied), or the game's end: a draw by rule, checkmate, stalemate or
+    /// the fifty-move rule.
+    #[inline]
+    fn with_legal_moves<R>(&self, read: impl FnOnce(&MoveList) -> R) -> Result<R, Outcome> {
+        if self.is_rule_draw() {
+            return Err(Outcome::Draw);
+        }
+        let legal = self.pos.legal_moves();
+        match self.status_with(&legal) {
+            Some(outcome) => Err(outcome),
+            None => Ok(read(&legal)),
+        }
+    }
+
     /// The status given the legal moves of the position.
     #[inline]
     fn status_with(&self, legal: &MoveList) -> Option<Outcome> {
@@ -290,28 +305,16 @@ impl Game for ChessGame {
     /// [`ChessGame`]). One legal-move generation.
     #[inline]
     fn generate(&self, moves: &mut Vec<Move>) -> Status {
-        if self.is_rule_draw() {
-            return Status::Over(Outcome::Draw);
+        match self.with_legal_moves(|legal| moves.extend(legal.iter().copied())) {
+            Ok(()) => Status::Ongoing,
+            Err(outcome) => Status::Over(outcome),
         }
-        let legal = self.pos.legal_moves();
-        if let Some(outcome) = self.status_with(&legal) {
-            return Status::Over(outcome);
-        }
-        moves.extend(legal.iter().copied());
-        Status::Ongoing
     }
 
     /// The length of `shakmaty`'s own move list: nothing is copied.
     #[inline]
     fn count_moves(&self, _scratch: &mut Vec<Move>) -> Option<usize> {
-        if self.is_rule_draw() {
-            return None;
-        }
-        let legal = self.pos.legal_moves();
-        match self.status_with(&legal) {
-            Some(_) => None,
-            None => Some(legal.len()),
-        }
+        self.with_legal_moves(MoveList::len).ok()
     }
 
     #[inline]

@@ -64,28 +64,32 @@ pub const CORPUS_FILES: [&str; 3] =
 /// The training corpus ([`CORPUS_FILES`] of `data/human/`) and its
 /// fingerprint (FNV-1a of the names and decompressed contents).
 pub fn load_corpus() -> Result<(Corpus, String), String> {
-    let dir = root().join("data/human");
-    read_corpus(&CORPUS_FILES.iter().map(|f| dir.join(f)).collect::<Vec<_>>())
+    read_corpus(&CORPUS_FILES.iter().map(|f| data_dir().join(f)).collect::<Vec<_>>())
+}
+
+/// `data/human/`.
+fn data_dir() -> PathBuf {
+    root().join("data/human")
 }
 
 /// Every `.pgn.gz` and `.csv.gz` file of `data/human/`, in name order.
 fn data_files() -> Result<Vec<PathBuf>, String> {
-    let dir = root().join("data/human");
+    let dir = data_dir();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.to_string_lossy().ends_with(".pgn.gz") || p.to_string_lossy().ends_with(".csv.gz"))
         .collect();
     files.sort();
+    if files.is_empty() {
+        return Err(format!("no .pgn.gz or .csv.gz files in {}", dir.display()));
+    }
     Ok(files)
 }
 
 /// The games of `files` (gzip-compressed PGN or CSV, by their names'
 /// endings) and their fingerprint.
 fn read_corpus(files: &[PathBuf]) -> Result<(Corpus, String), String> {
-    if files.is_empty() {
-        return Err("no corpus files".into());
-    }
     let mut corpus = Corpus::new();
     let mut all = Vec::new();
     for f in files {
@@ -325,7 +329,7 @@ pub struct CorpusArgs {
 ///
 /// A file that cannot be read, or a CSV file without a header or movetext.
 pub fn corpus(args: CorpusArgs) -> TaskResult {
-    let dir = root().join("data/human");
+    let dir = data_dir();
     let files = if args.files.is_empty() {
         data_files()?
     } else {
@@ -952,7 +956,7 @@ mod tests {
     fn the_2013_2017_file_reads_whole_with_its_time_controls() {
         // Every row is rated, replays with exactly `turns` plies and has a
         // unique id: nothing is left out, and every time control parses.
-        let file = root().join("data/human/lichess-2013-2017-rated-train.csv.gz");
+        let file = data_dir().join("lichess-2013-2017-rated-train.csv.gz");
         let (corpus, _) = read_corpus(&[file]).unwrap();
         assert!(corpus.skipped.is_empty(), "{:?}", &corpus.skipped[..corpus.skipped.len().min(3)]);
         assert_eq!(corpus.games.len(), 12_408);

@@ -341,6 +341,12 @@ fn csv_records(text: &str, file: &str) -> Result<Vec<(usize, Vec<String>)>, CsvE
     Ok(out)
 }
 
+/// The trimmed field of column `column` of a CSV record, if the file has
+/// that column and the record that field.
+fn cell(fields: &[String], column: Option<usize>) -> Option<&str> {
+    column.and_then(|c| fields.get(c)).map(|v| v.trim())
+}
+
 impl Corpus {
     /// An empty corpus.
     pub fn new() -> Self {
@@ -425,11 +431,8 @@ impl Corpus {
         let minutes_col = col(&["increment_code"]);
         let rated_col = col(&["rated"]);
         let turns_col = col(&["turns"]);
-        let field = |fields: &[String], c: Option<usize>| -> Option<String> {
-            c.and_then(|c| fields.get(c)).map(|v| v.trim().to_string())
-        };
         for (line, fields) in rows {
-            if let Some(rated) = field(fields, rated_col)
+            if let Some(rated) = cell(fields, rated_col)
                 && rated.eq_ignore_ascii_case("false")
             {
                 self.skip(file, *line, Skip::Unrated, "rated is FALSE".into());
@@ -454,18 +457,17 @@ impl Corpus {
             }
             for (tag, c) in &tag_cols {
                 // R's exports write a missing value as NA.
-                if let Some(v) = c.and_then(|c| fields.get(c)).map(|v| v.trim()).filter(|v| !v.is_empty() && *v != "NA")
-                {
+                if let Some(v) = cell(fields, *c).filter(|v| !v.is_empty() && *v != "NA") {
                     game.tags.push(((*tag).to_string(), v.to_string()));
                 }
             }
             // A minutes code becomes the PGN tag's seconds.
             if game.tag("TimeControl").is_none()
-                && let Some(tc) = field(fields, minutes_col).and_then(|v| TimeControl::from_minutes_code(&v))
+                && let Some(tc) = cell(fields, minutes_col).and_then(TimeControl::from_minutes_code)
             {
                 game.tags.push(("TimeControl".into(), format!("{}+{}", tc.base_seconds, tc.increment_seconds)));
             }
-            if let Some(turns) = field(fields, turns_col).and_then(|v| v.parse::<usize>().ok())
+            if let Some(turns) = cell(fields, turns_col).and_then(|v| v.parse::<usize>().ok())
                 && turns != game.moves.len()
             {
                 let detail = format!("turns says {turns} plies, the movetext has {}", game.moves.len());
