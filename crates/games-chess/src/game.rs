@@ -69,6 +69,9 @@ pub struct ChessGame {
     /// Where the last two moves went: `[0]` the opponent's last move (the
     /// side not to move), `[1]` the mover's own move before it.
     last_to: [Option<Square>; 2],
+    /// Whether [`order_hint`](Game::order_hint) puts the captures that lose
+    /// material by static exchange evaluation after the quiet moves.
+    see_ordering: bool,
 }
 
 impl ChessGame {
@@ -131,6 +134,7 @@ impl ChessGame {
             since_root: None,
             rules: Rules::STANDARD,
             last_to: [None; 2],
+            see_ordering: false,
         }
     }
 
@@ -145,6 +149,37 @@ impl ChessGame {
     /// The rules in force.
     pub fn rules(&self) -> Rules {
         self.rules
+    }
+
+    /// The same state with the engine's move ordering on or off (off by
+    /// default; the positions after it keep the setting). Off,
+    /// [`order_hint`](Game::order_hint) is MVV-LVA, the order the strength
+    /// dial was calibrated with; on, captures (and promotions) that lose
+    /// material by [static exchange evaluation](crate::see::see) come after
+    /// the quiet moves. The UCI engine's full-strength alpha-beta search
+    /// turns it on.
+    ///
+    /// ```
+    /// use games_chess::ChessGame;
+    /// use search_core::Game;
+    /// // The queen takes a pawn that a pawn defends.
+    /// let g = ChessGame::from_fen("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1")?;
+    /// let (capture, quiet) = (g.parse_move("d2d5")?, g.parse_move("d2d3")?);
+    /// assert!(g.order_hint(capture) > g.order_hint(quiet));
+    /// let g = g.with_see_ordering(true);
+    /// assert!(g.see_ordering() && g.order_hint(capture) < g.order_hint(quiet));
+    /// # Ok::<(), search_core::GameError>(())
+    /// ```
+    #[must_use]
+    pub fn with_see_ordering(mut self, on: bool) -> Self {
+        self.see_ordering = on;
+        self
+    }
+
+    /// Whether the engine's move ordering is on
+    /// ([`with_see_ordering`](ChessGame::with_see_ordering)).
+    pub fn see_ordering(&self) -> bool {
+        self.see_ordering
     }
 
     /// The `shakmaty` position (board, side to move, castling, en passant,
@@ -260,6 +295,7 @@ impl Clone for ChessGame {
             since_root: self.since_root,
             rules: self.rules,
             last_to: self.last_to,
+            see_ordering: self.see_ordering,
         }
     }
 
@@ -275,6 +311,7 @@ impl Clone for ChessGame {
         self.since_root = source.since_root;
         self.rules = source.rules;
         self.last_to = source.last_to;
+        self.see_ordering = source.see_ordering;
     }
 }
 
@@ -358,10 +395,13 @@ impl Game for ChessGame {
     /// MVV-LVA for captures, promotions high: queen promotions 3000 (plus
     /// the capture's score), captures `1000 + 10·victim − attacker` (pawn 1
     /// ... king 6), knight promotions 500, quiet moves 0, rook and bishop
-    /// under-promotions −100.
+    /// under-promotions −100. With
+    /// [`with_see_ordering`](ChessGame::with_see_ordering), a capture or
+    /// promotion that loses material by static exchange evaluation gets
+    /// `−2000 + 10·victim − attacker` instead, after the quiet moves.
     #[inline]
     fn order_hint(&self, mv: Move) -> i32 {
-        ordering::hint(mv)
+        if self.see_ordering { ordering::see_hint(self.pos.board(), mv) } else { ordering::hint(mv) }
     }
 
     /// Neither a capture (en passant included) nor a promotion.

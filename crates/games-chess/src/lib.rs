@@ -6,6 +6,10 @@
 //! * [`Rules`]: which draw rules are in force ([`Rules::PERFT`] for perft).
 //! * [`ChessEval`]: material and tapered piece-square tables, with
 //!   captures and promotions as the noisy moves for quiescence.
+//! * [`EngineEval`]: the UCI engine's full-strength evaluator (the
+//!   strength dial and the human model keep [`ChessEval`]).
+//! * [`see`]: static exchange evaluation, for the engine's move ordering
+//!   and quiescence.
 //!
 //! ```
 //! use games_chess::{ChessGame, Rules};
@@ -18,6 +22,7 @@
 
 #![deny(missing_docs)]
 
+mod engine_eval;
 mod eval;
 pub mod external;
 mod game;
@@ -29,10 +34,12 @@ pub mod pgn;
 pub mod polyglot;
 mod pst;
 mod rules;
+pub mod see;
 pub mod tablebase;
 pub mod uci;
 mod zobrist;
 
+pub use engine_eval::EngineEval;
 pub use eval::ChessEval;
 pub use external::{EngineLimit, ExternalError, UciEngineAgent};
 pub use game::ChessGame;

@@ -26,7 +26,7 @@ use super::plan::Plan;
 use super::settings::{BackupKind, Settings};
 use crate::polyglot::Book;
 use crate::tablebase::Tablebases;
-use crate::{ChessEval, ChessGame};
+use crate::{ChessEval, ChessGame, EngineEval};
 
 /// The deepest iteration the engine starts.
 pub const MAX_DEPTH: u32 = 100;
@@ -160,7 +160,7 @@ fn build(backup: BackupKind, settings: &Settings) -> Result<ChessSearch, ParamEr
     match backup {
         // Lazy SMP when Threads > 1 (one thread: the single-threaded search).
         BackupKind::AlphaBeta => {
-            Ok(Box::new(Search::<ChessGame, _, _>::parallel(Minimax, ChessEval, ab.with_threads(settings.threads))?))
+            Ok(Box::new(Search::<ChessGame, _, _>::parallel(Minimax, EngineEval, ab.with_threads(settings.threads))?))
         }
         BackupKind::Minimax => erased(Minimax, full_width),
         // PIOM: windows are sound for IOM, but it is not plain negamax, so
@@ -510,8 +510,11 @@ impl Brain {
             on_iteration,
             last: None,
         };
+        // The full-strength alpha-beta engine orders by static exchange
+        // evaluation (with `EngineEval`); the other rules keep MVV-LVA.
+        let searched = root.clone().with_see_ordering(self.settings.backup == BackupKind::AlphaBeta);
         let outcome = match self.active() {
-            Ok(search) => search.run_observed(&root, &limits(plan, stop, start), &mut watch),
+            Ok(search) => search.run_observed(&searched, &limits(plan, stop, start), &mut watch),
             Err(e) => Err(e.into()),
         };
         wait(wait_for_stop, stop);
