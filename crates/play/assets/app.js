@@ -158,10 +158,11 @@ async function changeOpponent() {
   setBusy(true, "Changing the opponent…");
   try {
     const next = await api("POST", "/api/games", body);
-    api("DELETE", `/api/games/${st.id}`).catch(() => {});
     ui.notice = `Opponent changed to ${next.opponent} at move ${st.moves.length + 1}; it plays from here on.`;
     setState(next);
     history.replaceState(null, "", "#" + next.id);
+    // The old session goes once the page's address names the new one.
+    api("DELETE", `/api/games/${st.id}`).catch(() => {});
   } catch (e) {
     showError(`${spec} was not applied: ${e.message}. Still playing ${st.opponent}.`);
     showOpponent();

@@ -76,8 +76,20 @@ async fn text(c: &Client, css: &str) -> Result<String, webdriver::Error> {
 }
 
 /// The session's state as the API gives it (the id is in the page's address).
+///
+/// When the opponent changes, the page starts a new session, points its
+/// address at it and deletes the old one; a request that read the old
+/// address just before may find that session gone. The script then reads
+/// the address again (a few times, 100 ms apart) instead of failing.
 async fn game_state(c: &Client) -> Result<Value, webdriver::Error> {
-    c.execute("return fetch('/api/games/' + location.hash.slice(1)).then((r) => r.json());", vec![]).await
+    const SCRIPT: &str = "return (async () => {
+        for (let i = 0; ; i++) {
+            const r = await fetch('/api/games/' + location.hash.slice(1));
+            if (r.status !== 404 || i === 20) return r.json();
+            await new Promise((done) => setTimeout(done, 100));
+        }
+    })();";
+    c.execute(SCRIPT, vec![]).await
 }
 
 fn moves_of(st: &Value) -> Vec<String> {
