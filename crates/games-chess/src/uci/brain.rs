@@ -159,6 +159,9 @@ fn build(backup: BackupKind, settings: &Settings) -> Result<ChessSearch, ParamEr
     let (m, n, beta, delta) = MN_PARAMS;
     match backup {
         // Lazy SMP when Threads > 1 (one thread: the single-threaded search).
+        // The full-strength engine's evaluator is `EngineEval` (issue 52,
+        // docs/benchmarks.md); the other rules and the strength dial keep
+        // `ChessEval`.
         BackupKind::AlphaBeta => {
             Ok(Box::new(Search::<ChessGame, _, _>::parallel(Minimax, EngineEval, ab.with_threads(settings.threads))?))
         }
