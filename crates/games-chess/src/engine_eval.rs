@@ -238,7 +238,8 @@ impl Evaluator<ChessGame> for EngineEval {
         let board = state.position().board();
         let moves = state.position().legal_moves();
         out.extend(moves.iter().copied().filter(|&m| {
-            (m.is_capture() || matches!(m.promotion(), Some(Role::Queen | Role::Knight))) && see::see(board, m) >= 0
+            (m.is_capture() || matches!(m.promotion(), Some(Role::Queen | Role::Knight)))
+                && see::see_at_least(board, m, 0)
         }));
         out.sort_unstable_by_key(|&m| std::cmp::Reverse(ordering::hint(m)));
     }

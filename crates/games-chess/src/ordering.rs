@@ -51,7 +51,7 @@ const LOSING: i32 = -2000;
 #[inline]
 pub(crate) fn see_hint(board: &Board, mv: Move) -> i32 {
     let h = hint(mv);
-    if h <= 0 || see::see(board, mv) >= 0 {
+    if h <= 0 || see::see_at_least(board, mv, 0) {
         return h;
     }
     let mvv_lva = match mv {

@@ -116,6 +116,12 @@ pub fn see(board: &Board, mv: Move) -> i32 {
 
 /// Whether `mv`'s static exchange value is at least `threshold` ([`see`]).
 ///
+/// A capture that is not a promotion is worth at least the victim less the
+/// capturing piece (its side can always stop after the first recapture), so
+/// when that reaches `threshold` the answer is known without the exchange
+/// (a pawn or a minor piece taking a piece of at least its value, for
+/// `threshold = 0`).
+///
 /// ```
 /// use games_chess::see::see_at_least;
 /// use games_chess::ChessGame;
@@ -130,7 +136,12 @@ pub fn see(board: &Board, mv: Move) -> i32 {
 /// ```
 #[inline]
 pub fn see_at_least(board: &Board, mv: Move, threshold: i32) -> bool {
-    see(board, mv) >= threshold
+    let floor = match mv {
+        Move::Normal { role, capture: Some(victim), promotion: None, .. } => value(victim) - value(role),
+        Move::EnPassant { .. } => 0,
+        _ => i32::MIN,
+    };
+    floor >= threshold || see(board, mv) >= threshold
 }
 
 /// The pieces of `side` still in `occupied` that attack `sq` through it.
@@ -229,6 +240,24 @@ mod tests {
         assert_eq!(see_of("4k3/8/8/8/8/8/p5K1/1N5R b - - 0 1", "a2b1q"), N - P);
         // Rxb1 taking a knight, and the a2 pawn recaptures, promoting.
         assert_eq!(see_of("4k3/8/8/8/8/8/p5K1/1n5R w - - 0 1", "h1b1"), N - R - (Q - P));
+    }
+
+    #[test]
+    fn see_at_least_agrees_with_see() {
+        for (fen, uci) in [
+            ("4k3/8/5p2/4n3/8/3N4/8/4K3 w - - 0 1", "d3e5"),
+            ("4k3/8/5p2/4p3/8/3N4/8/4K3 w - - 0 1", "d3e5"),
+            ("3r2k1/3r4/8/3p4/8/8/3R4/3R2K1 w - - 0 1", "d2d5"),
+            ("4k3/2p5/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6"),
+            ("7r/P3k3/8/8/8/8/8/4K3 w - - 0 1", "a7a8q"),
+        ] {
+            let g = ChessGame::from_fen(fen).unwrap();
+            let mv = g.parse_move(uci).unwrap();
+            let v = see(g.position().board(), mv);
+            for t in [-500, -100, 0, 1, 100, 500] {
+                assert_eq!(see_at_least(g.position().board(), mv, t), v >= t, "{fen} {uci} {t}");
+            }
+        }
     }
 
     #[test]
