@@ -2,8 +2,9 @@
 //!
 //! The fuzz targets are the workspace's test targets named `fuzz_*`
 //! (`crates/*/tests/fuzz_*.rs`), found with `cargo metadata`. They are built
-//! first, in the `test` profile (optimised, with debug assertions and
-//! overflow checks), one `cargo test --no-run` per package; then each runs on
+//! first, in the workspace's `fuzz` profile (the `test` profile, with its
+//! debug assertions and overflow checks, at opt-level 3: here the run, not
+//! the build, is the cost), one `cargo test --no-run` per package; then each runs on
 //! its own with `PROPTEST_CASES=N`, timed. A summary gives each target's
 //! time and result; the task fails if any target fails.
 
@@ -134,7 +135,10 @@ pub(crate) fn run(args: Args) -> TaskResult {
     Ok(())
 }
 
-/// Builds the targets in the `test` profile (one cargo run per package) and
+/// The Cargo profile the fuzz targets are built in.
+const PROFILE: &str = "fuzz";
+
+/// Builds the targets in the [`PROFILE`] profile (one cargo run per package) and
 /// returns each one's executable, by (package, target).
 fn build(
     targets: &[FuzzTarget],
@@ -152,6 +156,8 @@ fn build(
         cmd.current_dir(root).args([
             "test",
             "--no-run",
+            "--profile",
+            PROFILE,
             "--message-format=json-render-diagnostics",
             "--package",
             package,
@@ -224,7 +230,7 @@ pub(crate) fn verdict(success: bool, counts: Option<(u64, u64)>) -> String {
 
 /// The table printed at the end.
 fn summary(outcomes: &[Outcome], cases: u32) -> String {
-    let mut s = format!("fuzz run, PROPTEST_CASES={cases}, test profile:\n");
+    let mut s = format!("fuzz run, PROPTEST_CASES={cases}, {PROFILE} profile:\n");
     for o in outcomes {
         let name = format!("{}/{}", o.target.package, o.target.name);
         s += &format!("  {name:<32} {:>8.1} s  {}\n", o.seconds, verdict(o.success, o.counts));
