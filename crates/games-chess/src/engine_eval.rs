@@ -4,8 +4,9 @@ use search_core::{Evaluator, Perspective};
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Color, Move, Position, Role};
 
+use crate::eval;
 use crate::game::ChessGame;
-use crate::{ChessEval, ordering, see};
+use crate::{ChessEval, see};
 
 /// The evaluator of the UCI engine's full-strength alpha-beta search
 /// (`kibitz` without `UCI_LimitStrength` or `HumanElo`).
@@ -225,9 +226,7 @@ impl Evaluator<ChessGame> for EngineEval {
 
     #[inline]
     fn evaluate(&self, state: &ChessGame) -> f64 {
-        let pos = state.position();
-        let white = EngineEval::white_centipawns(pos.board());
-        f64::from(if pos.turn() == Color::White { white } else { -white })
+        eval::side_to_move(state, EngineEval::white_centipawns)
     }
 
     /// Captures (en passant included) and non-capturing promotions to a
@@ -236,12 +235,7 @@ impl Evaluator<ChessGame> for EngineEval {
     /// `out` has grown.
     fn noisy_moves(&self, state: &ChessGame, out: &mut Vec<Move>) {
         let board = state.position().board();
-        let moves = state.position().legal_moves();
-        out.extend(moves.iter().copied().filter(|&m| {
-            (m.is_capture() || matches!(m.promotion(), Some(Role::Queen | Role::Knight)))
-                && see::see_at_least(board, m, 0)
-        }));
-        out.sort_unstable_by_key(|&m| std::cmp::Reverse(ordering::hint(m)));
+        eval::tactical_moves(state, out, |m| see::see_at_least(board, m, 0));
     }
 }
 

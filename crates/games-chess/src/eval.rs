@@ -80,9 +80,7 @@ impl Evaluator<ChessGame> for ChessEval {
 
     #[inline]
     fn evaluate(&self, state: &ChessGame) -> f64 {
-        let pos = state.position();
-        let white = ChessEval::white_centipawns(pos.board());
-        f64::from(if pos.turn() == Color::White { white } else { -white })
+        side_to_move(state, ChessEval::white_centipawns)
     }
 
     /// Captures (en passant included) and the non-capturing promotions to a
@@ -90,15 +88,31 @@ impl Evaluator<ChessGame> for ChessEval {
     /// [`order_hint`](search_core::Game::order_hint) order). One legal-move
     /// generation, filtered in place; no allocation once `out` has grown.
     fn noisy_moves(&self, state: &ChessGame, out: &mut Vec<Move>) {
-        let moves = state.position().legal_moves();
-        out.extend(
-            moves
-                .iter()
-                .copied()
-                .filter(|m| m.is_capture() || matches!(m.promotion(), Some(Role::Queen | Role::Knight))),
-        );
-        out.sort_unstable_by_key(|&m| std::cmp::Reverse(ordering::hint(m)));
+        tactical_moves(state, out, |_| true);
     }
+}
+
+/// `white_centipawns` of `state`'s board from the side to move's point of
+/// view, as a value.
+#[inline]
+pub(crate) fn side_to_move(state: &ChessGame, white_centipawns: impl Fn(&Board) -> i32) -> f64 {
+    let pos = state.position();
+    let white = white_centipawns(pos.board());
+    f64::from(if pos.turn() == Color::White { white } else { -white })
+}
+
+/// Appends to `out` the captures (en passant included) and non-capturing
+/// promotions to a queen or a knight that `keep` accepts, best first by
+/// MVV-LVA: the noisy moves of the chess evaluators.
+pub(crate) fn tactical_moves(state: &ChessGame, out: &mut Vec<Move>, keep: impl Fn(Move) -> bool) {
+    let moves = state.position().legal_moves();
+    out.extend(
+        moves
+            .iter()
+            .copied()
+            .filter(|&m| (m.is_capture() || matches!(m.promotion(), Some(Role::Queen | Role::Knight))) && keep(m)),
+    );
+    out.sort_unstable_by_key(|&m| std::cmp::Reverse(ordering::hint(m)));
 }
 
 #[cfg(test)]
