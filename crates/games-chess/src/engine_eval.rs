@@ -70,23 +70,10 @@ impl EngineEval {
     pub fn white_centipawns(board: &Board) -> i32 {
         let (w_mg, w_eg) = side_terms(board, Color::White);
         let (b_mg, b_eg) = side_terms(board, Color::Black);
-        let phase = game_phase(board);
-        let terms = ((w_mg - b_mg) * phase + (w_eg - b_eg) * (FULL_PHASE - phase)) / FULL_PHASE;
+        let phase = eval::game_phase(board);
+        let terms = ((w_mg - b_mg) * phase + (w_eg - b_eg) * (eval::FULL_PHASE - phase)) / eval::FULL_PHASE;
         ChessEval::white_centipawns(board) + terms
     }
-}
-
-/// The phase of the initial position ([`game_phase`]).
-const FULL_PHASE: i32 = 24;
-
-/// The game phase as [`ChessEval`] takes it: knights and bishops 1, rooks
-/// 2, queens 4, capped at [`FULL_PHASE`] (the start) down to 0 (pawns and
-/// kings only).
-#[inline]
-fn game_phase(board: &Board) -> i32 {
-    let minors = (board.knights() | board.bishops()).count() as i32;
-    let phase = minors + 2 * board.rooks().count() as i32 + 4 * board.queens().count() as i32;
-    phase.min(FULL_PHASE)
 }
 
 /// A middlegame and an endgame value, tapered by the game phase at the end.

@@ -11,7 +11,17 @@ use crate::{ordering, pst};
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 /// The phase of the initial position: per side 4 minor pieces × 1 + 2 rooks
 /// × 2 + 1 queen × 4 = 12; both sides 24.
-const FULL_PHASE: i32 = 24;
+pub(crate) const FULL_PHASE: i32 = 24;
+
+/// The game phase of `board`: the [`PHASE_WEIGHT`]s of its pieces summed,
+/// capped at [`FULL_PHASE`] (the start) down to 0 (pawns and kings only).
+/// Both chess evaluators taper by it.
+#[inline]
+pub(crate) fn game_phase(board: &Board) -> i32 {
+    let phase: i32 =
+        Role::ALL.iter().map(|&role| PHASE_WEIGHT[role as usize - 1] * board.by_role(role).count() as i32).sum();
+    phase.min(FULL_PHASE)
+}
 /// Bonus for holding both bishops, in centipawns.
 const BISHOP_PAIR: i32 = 30;
 
@@ -45,13 +55,11 @@ impl ChessEval {
     pub fn white_centipawns(board: &Board) -> i32 {
         let mut mg = 0;
         let mut eg = 0;
-        let mut phase = 0;
         for role in Role::ALL {
             let r = role as usize - 1;
             let (mid, end) = (&pst::MIDGAME[r], &pst::ENDGAME[r]);
             let white = board.by_piece(role.of(Color::White));
             let black = board.by_piece(role.of(Color::Black));
-            phase += PHASE_WEIGHT[r] * (white.count() + black.count()) as i32;
             for sq in white {
                 mg += mid[usize::from(sq)];
                 eg += end[usize::from(sq)];
@@ -62,7 +70,7 @@ impl ChessEval {
                 eg -= end[i];
             }
         }
-        let phase = phase.min(FULL_PHASE);
+        let phase = game_phase(board);
         let mut score = (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE;
         let bishops = board.bishops();
         if (bishops & board.white()).count() >= 2 {
