@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use strength::dial::Calibration;
 use tournament::calibrate::{CalibrateConfig, CalibrateError, RANDOM_ANCHOR, calibrate};
-use tournament::ladder::Ladder;
+use tournament::ladder::{Ladder, THETA};
 use tournament::ladder_fit::ladder_table;
 use tournament::losses::losses_table;
 
@@ -113,14 +113,24 @@ pub fn run(args: Args) -> TaskResult {
     }
     calibration.losses = super::losses::profiles(&args.game, &calibration, &run, args.quick)?;
     let text = calibration.to_json();
-    let svg = curves_svg(&calibration, &ladder)?;
+    // One plot of the θ curves (GAME.svg), one per other knob (GAME-KNOB.svg).
+    let mut plots = vec![(args.game.clone(), curves_svg(&calibration, &ladder, THETA)?)];
+    for (_, knob) in ladder.knobs() {
+        if !plots.iter().any(|(name, _)| *name == format!("{}-{knob}", args.game)) {
+            plots.push((format!("{}-{knob}", args.game), curves_svg(&calibration, &ladder, &knob)?));
+        }
+    }
     write_atomic(&out.join(format!("{}.json", args.game)), &text)?;
-    write_atomic(&out.join(format!("{}.svg", args.game)), &svg)?;
+    for (name, svg) in &plots {
+        write_atomic(&out.join(format!("{name}.svg")), svg)?;
+    }
     if !args.quick {
         let path = builtin.calibration_path();
         std::fs::create_dir_all(path.parent().expect("a file in a directory"))?;
         write_atomic(&path, &text)?;
-        write_atomic(&path.with_extension("svg"), &svg)?;
+        for (name, svg) in &plots {
+            write_atomic(&path.with_file_name(format!("{name}.svg")), svg)?;
+        }
     }
     println!("{}", ladder_table(&calibration));
     println!("{}", losses_table(&calibration));
@@ -134,11 +144,13 @@ pub fn run(args: Args) -> TaskResult {
 }
 
 /// Elo against θ, one line per curve (θ on a log axis; random play and
-/// the greedy tops are in the table, not on the plot).
-fn curves_svg(c: &Calibration, ladder: &Ladder) -> Result<String, String> {
+/// the greedy tops are in the table, not on the plot); or, with `knob`
+/// another than θ, against that knob for the curves that turn it.
+fn curves_svg(c: &Calibration, ladder: &Ladder, knob: &str) -> Result<String, String> {
     let series: Vec<(String, Vec<(f64, f64)>)> = ladder
         .curves
         .iter()
+        .filter(|curve| curve.knob == knob)
         .map(|curve| {
             let mut pts: Vec<(f64, f64)> = c
                 .rungs
@@ -147,19 +159,21 @@ fn curves_svg(c: &Calibration, ladder: &Ladder) -> Result<String, String> {
                 .filter_map(|r| r.theta.filter(|t| t.is_finite() && *t > 0.0).map(|t| (t, r.rating)))
                 .collect();
             pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let top = c.rungs.iter().find(|r| r.spec == curve.top).map_or(f64::NAN, |r| r.rating);
-            (format!("{} (top {:.0})", curve.base, top), pts)
+            let label = match &curve.top {
+                Some(top) => {
+                    let top = c.rungs.iter().find(|r| &r.spec == top).map_or(f64::NAN, |r| r.rating);
+                    format!("{} (top {top:.0})", curve.base)
+                }
+                None => curve.base.clone(),
+            };
+            (label, pts)
         })
         .collect();
     // The small games keep random play at 0; chess is mapped onto
     // Stockfish's scale when it is installed.
     let scale =
         if c.anchor == RANDOM_ANCHOR { "random play = 0".to_string() } else { format!("on the {} scale", c.anchor) };
-    taskkit::plot::lines(
-        &format!("{}: the strength dial's ladder (Elo, {scale})", c.game),
-        "θ (inverse temperature, log scale)",
-        "Elo",
-        true,
-        &series,
-    )
+    let axis =
+        if knob == THETA { "θ (inverse temperature, log scale)".to_string() } else { format!("{knob} (log scale)") };
+    taskkit::plot::lines(&format!("{}: the strength dial's ladder (Elo, {scale})", c.game), &axis, "Elo", true, &series)
 }

@@ -95,9 +95,6 @@ const GOBANG_MAX_PLIES: usize = 120;
 /// Stockfish's `UCI_Elo` range (Stockfish 15 and later).
 const STOCKFISH_ELO: (f64, f64) = (1350.0, 2850.0);
 
-/// Stockfish's time per move when it plays weakened (as in the ladder).
-const STOCKFISH_MOVETIME_MS: u32 = 50;
-
 /// Tic-tac-toe's ground truth, as the profiles' note says it.
 const TICTACTOE_NOTE: &str = "Ground truth: exact game values (minimax over the whole game tree, as \
                               alphabeta:depth=9); loss in outcome classes (win 1, draw 0, loss −1: 1 is a win \
@@ -242,10 +239,8 @@ fn stockfish_levels(levels: &[LossLevel], path: &Path) -> Vec<LossLevel> {
             out.push(LossLevel {
                 setting,
                 elo: x as f64,
-                spec: format!(
-                    "uci:{},UCI_LimitStrength=true,UCI_Elo={x},movetime={STOCKFISH_MOVETIME_MS}",
-                    path.display()
-                ),
+                // As in the ladder: a node budget, not a clock.
+                spec: registry::ladders::stockfish_at(path, x as u32),
             });
         }
     }
@@ -804,7 +799,7 @@ mod tests {
             &[LossLevel { setting: "elo:1500".into(), elo: 1500.4, spec: String::new() }],
             Path::new("/sf"),
         );
-        assert_eq!(sf[0].spec, "uci:/sf,UCI_LimitStrength=true,UCI_Elo=1500,movetime=50");
+        assert_eq!(sf[0].spec, "uci:/sf,UCI_LimitStrength=true,UCI_Elo=1500,nodes=30000");
         assert_eq!((sf[0].setting.as_str(), sf[0].elo), ("stockfish UCI_Elo=1500", 1500.0));
         assert!(stockfish_levels(&levels, Path::new("/sf")).iter().all(|l| l.elo >= 1350.0));
     }

@@ -28,6 +28,7 @@ pub mod external;
 mod game;
 mod history;
 pub mod human;
+pub mod kibitz;
 mod notation;
 mod ordering;
 pub mod pgn;

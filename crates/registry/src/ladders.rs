@@ -17,11 +17,25 @@ pub fn stockfish() -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join("stockfish")).find(|f| f.is_file()))
 }
 
-/// Stockfish's `UCI_Elo` levels the chess ladder is anchored to.
-const STOCKFISH_LEVELS: [u32; 3] = [1350, 1500, 1700];
-/// Stockfish's time per move in the calibration (its `UCI_Elo` holds
-/// roughly across time controls because the weakening caps its depth).
-const STOCKFISH_MOVETIME_MS: u32 = 50;
+/// Stockfish's node budget a move in the chess ladder and the loss
+/// profiles. A node limit fixes the size of its search on any machine and
+/// under any load (a clock does not: Stockfish with a third of a core
+/// played about 50 Elo weaker at `movetime=50`, docs/strength.md); on a
+/// quiet machine Stockfish 15.1 searches 18,000 to 36,000 nodes in 50 ms at
+/// the levels the ladder uses, so 30,000 is about the clock the ladder had
+/// before.
+pub const STOCKFISH_NODES: u32 = 30_000;
+
+/// The spec of Stockfish (at `path`) weakened to `UCI_Elo` `elo`, searching
+/// [`STOCKFISH_NODES`] nodes a move.
+///
+/// ```
+/// let spec = registry::ladders::stockfish_at(std::path::Path::new("/sf"), 1500);
+/// assert_eq!(spec, "uci:/sf,UCI_LimitStrength=true,UCI_Elo=1500,nodes=30000");
+/// ```
+pub fn stockfish_at(path: &std::path::Path, elo: u32) -> String {
+    format!("uci:{},UCI_LimitStrength=true,UCI_Elo={elo},nodes={STOCKFISH_NODES}", path.display())
+}
 
 /// θ of the chess curves' rungs. A first ladder had 0.003, 0.01 and 0.03
 /// only: at depth 3 its top finite rung (θ = 0.03, Elo 780) sat 777 Elo
@@ -32,19 +46,38 @@ const STOCKFISH_MOVETIME_MS: u32 = 50;
 /// top's strength.
 const CHESS_THETAS: [f64; 6] = [0.003, 0.01, 0.02, 0.03, 0.05, 0.1];
 
-/// The rungs Stockfish plays: the dial's own settings where its range
-/// meets Stockfish's (the depth-3 curve from θ = 0.05, about 1060 on the
-/// mapped scale, to its greedy top, the dial's highest setting; Stockfish's
-/// lowest level is 1350 in Debian's 15.1). An earlier ladder linked Stockfish to
-/// `alphabeta:depth=2` instead of θ = 0.05. The dial never serves that
-/// setting (its rating is reached on the depth-3 curve, the shallowest
-/// with a finite θ there), and a shallower search scores better against
-/// Stockfish than its rating says (a residual of +3 to +5 standard
-/// deviations at every level), so its games pulled the mapped scale
-/// away from the settings the dial plays: `elo:X` scored 42% against
-/// Stockfish at `UCI_Elo=X` (docs/strength.md).
-pub const CHESS_LINKS: [&str; 3] =
-    ["boltzmann:depth=3,softcap=1000,theta=0.05", "boltzmann:depth=3,softcap=1000,theta=0.1", "alphabeta:depth=3"];
+/// The node budgets of the chess ladder's top curve: the `kibitz` engine
+/// at full strength (`kibitz:nodes=N`, [`games_chess::kibitz`]). 1000
+/// nodes is about as strong as `alphabeta:depth=3`, the depth-3 curve's top
+/// (50% in a 40-game probe), so the curve starts at 500, below it: the two
+/// curves overlap and the dial has no gap between them. Each doubling gains
+/// about 170 Elo in self-play (32,000 nodes scored 95% against 4,000), so
+/// neighbouring rungs score about 70% against each other. 64,000 nodes is
+/// about what the engine searches in 100 ms a move on one core.
+pub const KIBITZ_NODES: [f64; 8] = [500.0, 1000.0, 2000.0, 4000.0, 8000.0, 16000.0, 32000.0, 64000.0];
+
+/// Stockfish's `UCI_Elo` levels the chess ladder is anchored to, each with
+/// the rungs it plays: the dial's own settings nearest its strength (40-game
+/// probes at `nodes=30000`: `kibitz:nodes=4000` scored 46% against 1700,
+/// `kibitz:nodes=32000` 27.5% against 1900). Below 1500 they are the
+/// depth-3 curve's settings the dial serves where its range meets
+/// Stockfish's. An earlier ladder linked Stockfish to `alphabeta:depth=2`
+/// instead of θ = 0.05. The dial never serves that setting (its rating is
+/// reached on the depth-3 curve, the shallowest with a finite θ there),
+/// and a shallower search scores better against Stockfish than its rating
+/// says (a residual of +3 to +5 standard deviations at every level), so
+/// its games pulled the mapped scale away from the settings the dial plays:
+/// `elo:X` scored 42% against Stockfish at `UCI_Elo=X` (docs/strength.md).
+pub const STOCKFISH_LINKS: [(u32, &[&str]); 5] = [
+    (
+        1350,
+        &["boltzmann:depth=3,softcap=1000,theta=0.05", "boltzmann:depth=3,softcap=1000,theta=0.1", "alphabeta:depth=3"],
+    ),
+    (1500, &["boltzmann:depth=3,softcap=1000,theta=0.1", "alphabeta:depth=3", "kibitz:nodes=1000"]),
+    (1700, &["kibitz:nodes=2000", "kibitz:nodes=4000", "kibitz:nodes=8000"]),
+    (1900, &["kibitz:nodes=8000", "kibitz:nodes=16000", "kibitz:nodes=32000"]),
+    (2100, &["kibitz:nodes=32000", "kibitz:nodes=64000"]),
+];
 
 /// A ladder of Boltzmann curves at `depths` over `thetas` with the cap
 /// `cap`, `pairs` per matchup and `held_out` for the held-out check.
@@ -95,23 +128,23 @@ pub fn gobang() -> Ladder {
 /// mate still looks better than a few pawns up, so a player far ahead
 /// converts instead of drifting into a draw (with a hard cap, games won on
 /// material were drawn and the strong rungs underperformed their
-/// predictions). Stockfish's levels are the references where it is
-/// installed ([`stockfish`]).
+/// predictions). Above the depth-3 curve, the engine at full strength with
+/// node budgets ([`KIBITZ_NODES`]) takes the dial to the engine's own
+/// strength. Stockfish's levels are the references where it is installed
+/// ([`stockfish`], [`STOCKFISH_LINKS`]).
 pub fn chess() -> Ladder {
     let mut l = boltzmann(&[1, 2, 3], &CHESS_THETAS, "softcap=1000", 100, 150);
+    l.curves.push(Curve::over("kibitz", "nodes", &KIBITZ_NODES));
     if let Some(path) = stockfish() {
-        l.references = STOCKFISH_LEVELS
+        l.references = STOCKFISH_LINKS
             .iter()
-            .map(|&elo| Reference {
-                spec: format!(
-                    "uci:{},UCI_LimitStrength=true,UCI_Elo={elo},movetime={STOCKFISH_MOVETIME_MS}",
-                    path.display()
-                ),
+            .map(|&(elo, links)| Reference {
+                spec: stockfish_at(&path, elo),
                 elo: f64::from(elo),
+                links: links.iter().map(|s| s.to_string()).collect(),
             })
             .collect();
         l.reference_scale = Some("Stockfish UCI_Elo".into());
     }
-    l.links = CHESS_LINKS.iter().map(|s| s.to_string()).collect();
     l
 }

@@ -54,10 +54,12 @@ pub fn gobang_roster() -> Result<RosterMaker<Gobang>, RegistryError> {
     roster_maker("gobang", GobangEval::default(), 8, |r| r)
 }
 
-/// The roster of chess (16 MiB tables), with external engines (`uci:PATH`).
+/// The roster of chess (16 MiB tables), with external engines (`uci:PATH`),
+/// the human-like player (`human:X`) and the engine at full strength
+/// (`kibitz:nodes=N`).
 pub fn chess_roster() -> Result<RosterMaker<ChessGame>, RegistryError> {
     roster_maker("chess", ChessEval, 16, |r: Roster<ChessGame>| {
-        r.with(crate::uci::UciAgents).with(games_chess::human::HumanAgents)
+        r.with(crate::uci::UciAgents).with(games_chess::human::HumanAgents).with(games_chess::kibitz::KibitzAgents)
     })
 }
 

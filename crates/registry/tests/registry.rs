@@ -3,7 +3,7 @@
 //! made with, and the setups' openings and perfect player behave.
 
 use games_small::Connect4;
-use registry::ladders::{CHESS_LINKS, chess, connect4, gobang};
+use registry::ladders::{KIBITZ_NODES, STOCKFISH_LINKS, chess, connect4, gobang};
 use registry::{connect4_setup, tictactoe_setup};
 use strength::dial::Dial;
 use strength::spec::AgentSpec;
@@ -84,24 +84,74 @@ fn the_built_in_ladders_are_the_committed_calibrations_ladders() {
 
 /// Stockfish plays settings the dial itself serves where the two ranges
 /// meet: each link is a rung of the chess ladder, and the committed
-/// calibration's dial, asked for that rung's rating, plays on the
-/// link's curve (depth 3). `alphabeta:depth=2`, the link it replaced,
-/// is a rung the dial never serves.
+/// calibration's dial, asked for a linked rung's rating, plays on the
+/// link's curve (depth 3 below the engine's node curve).
+/// `alphabeta:depth=2`, a link an earlier ladder had, is a rung the dial
+/// never serves.
 #[test]
 fn stockfish_plays_the_settings_the_chess_dial_serves() {
     let rungs = chess().schedule().rungs;
     let calibration = registry::game("chess").unwrap().calibration().unwrap();
     let dial = Dial::new(calibration.clone()).unwrap();
-    let served = |spec: &str| {
-        let rung = calibration.rungs.iter().find(|r| r.spec == spec).expect("a calibrated rung");
-        dial.setting(rung.rating).unwrap()
-    };
-    for link in CHESS_LINKS {
-        assert!(rungs.iter().any(|r| r == link), "{link} is not a rung");
-        let (spec, setting) = (link.parse::<AgentSpec>().unwrap(), served(link));
-        assert_eq!(setting.get("depth"), spec.get("depth"), "{link}: the dial serves {setting}");
+    let served =
+        |spec: &str| calibration.rungs.iter().find(|r| r.spec == spec).map(|rung| dial.setting(rung.rating).unwrap());
+    let mut checked = 0;
+    for (_, links) in STOCKFISH_LINKS {
+        for link in links {
+            assert!(rungs.iter().any(|r| r == link), "{link} is not a rung");
+            // Until the calibration with the node curve is committed, its
+            // rungs are not in it.
+            if let Some(setting) = served(link) {
+                let spec = link.parse::<AgentSpec>().unwrap();
+                assert_eq!(setting.get("depth"), spec.get("depth"), "{link}: the dial serves {setting}");
+                checked += 1;
+            }
+        }
     }
-    assert_eq!(served("alphabeta:depth=2").get("depth"), Some("3"));
+    assert!(checked >= 3, "only {checked} links are calibrated rungs");
+    assert_eq!(served("alphabeta:depth=2").unwrap().get("depth"), Some("3"));
+}
+
+/// The chess ladder climbs from random play through the depth curves to
+/// the engine's node budgets: every rung is connected to random play, the
+/// node curve is met by the depth-3 top and by Stockfish's upper levels, and
+/// no Stockfish level plays a rung far from its strength.
+#[test]
+fn the_chess_ladder_reaches_the_engine_at_full_strength() {
+    let ladder = chess();
+    let s = ladder.schedule();
+    let mut reached = vec![false; s.rungs.len()];
+    reached[0] = true;
+    for _ in 0..s.rungs.len() {
+        for &(a, b) in &s.matchups {
+            if reached[a] || reached[b] {
+                reached[a] = true;
+                reached[b] = true;
+            }
+        }
+    }
+    assert!(reached.iter().all(|&r| r), "a rung no matchup reaches");
+    let top = format!("kibitz:nodes={}", KIBITZ_NODES[KIBITZ_NODES.len() - 1]);
+    assert!(s.rungs.contains(&top));
+    let named: Vec<(&str, &str)> =
+        s.matchups.iter().map(|&(a, b)| (s.rungs[a].as_str(), s.rungs[b].as_str())).collect();
+    assert!(named.contains(&("alphabeta:depth=3", "kibitz:nodes=500")));
+    assert!(named.contains(&("alphabeta:depth=3", "kibitz:nodes=1000")));
+    // Every rung is a spec the chess roster builds.
+    let setup = registry::game("chess").unwrap().setup().unwrap();
+    for rung in s.rungs.iter().filter(|r| !r.starts_with("uci:")) {
+        setup.check_spec(rung).unwrap_or_else(|e| panic!("{rung}: {e}"));
+    }
+    // Stockfish's lowest level plays none of the node budgets, its highest
+    // none of the depth curves.
+    for (elo, links) in STOCKFISH_LINKS {
+        if elo <= 1350 {
+            assert!(links.iter().all(|l| !l.starts_with("kibitz")));
+        }
+        if elo >= 1900 {
+            assert!(links.iter().all(|l| l.starts_with("kibitz")));
+        }
+    }
 }
 
 /// Connect-4's depth-12 curve is linked to depth 8 at its two equal θ

@@ -78,6 +78,17 @@ pub trait AgentFactory<G: Game>: Send + Sync {
     /// The kinds it builds: `(synopsis, description)` pairs for help texts,
     /// e.g. `("alphabeta:depth=D", "best move of alpha-beta")`.
     fn kinds(&self) -> Vec<(String, String)>;
+
+    /// The version of how agents of `spec`'s kind play, where this factory
+    /// builds that kind and its play may change between releases (an
+    /// engine still being improved, whose spec alone does not fix its
+    /// moves). Recorded with every saved game, so that games of another
+    /// version are played again rather than mixed with this one's. `None`
+    /// (the default): the spec fixes the play.
+    fn play_version(&self, spec: &AgentSpec) -> Option<String> {
+        let _ = spec;
+        None
+    }
 }
 
 /// Factories tried in order: the first that knows a spec's kind builds it.
@@ -131,6 +142,12 @@ impl<G: Game> Roster<G> {
     /// Every kind of every factory, for help texts.
     pub fn kinds(&self) -> Vec<(String, String)> {
         self.factories.iter().flat_map(|f| f.kinds()).collect()
+    }
+
+    /// The [play version](AgentFactory::play_version) of `spec`'s agents:
+    /// the first factory's that states one.
+    pub fn play_version(&self, spec: &AgentSpec) -> Option<String> {
+        self.factories.iter().find_map(|f| f.play_version(spec))
     }
 }
 

@@ -17,7 +17,11 @@
 //! at rating 0 of every curve but a [partial](Calibration::partial_curves)
 //! one (a deep curve that only extends the dial's top, starting at its
 //! weakest rung). The result is continuous in `X`: no rounding
-//! to the nearest rung. [`Dial::predict`] gives the score one dial value
+//! to the nearest rung. A curve may turn another knob than θ
+//! ([`Calibration::curve_knobs`]): a count such as an engine's node budget
+//! (`kibitz:nodes=N`), interpolated the same way and rounded to a whole
+//! number; such a curve has no infinite top, its strongest setting is its
+//! last rung. [`Dial::predict`] gives the score one dial value
 //! should make against another, with an interval that carries the
 //! calibration's model error ([`crate::misfit`]).
 //!
@@ -70,6 +74,19 @@ pub enum DialError {
         /// The lowest calibrated rating.
         low: f64,
         /// The highest calibrated rating.
+        high: f64,
+    },
+    /// The rating falls between two curves: the weaker one's strongest
+    /// setting is rated below it, the stronger one's weakest above it (a
+    /// curve that starts above random play, whose weakest rung was rated
+    /// higher than the top of the curve below). See [`Dial::gaps`].
+    #[error("Elo {elo} falls between two curves of the calibration: no setting plays from {low:.0} to {high:.0}")]
+    Gap {
+        /// The rating asked for.
+        elo: f64,
+        /// The highest rating below it that a setting plays.
+        low: f64,
+        /// The lowest rating above it that a setting plays.
         high: f64,
     },
     /// The calibration is unusable (malformed, empty, inconsistent).
@@ -153,6 +170,13 @@ pub struct Calibration {
     /// their weakest rung, and [`Dial::rating_of`] has no rating for a θ
     /// below it. Every other curve starts at random play (θ = 0).
     pub partial_curves: Vec<String>,
+    /// The knob of each curve that turns another than θ: curve (its spec
+    /// without the knob) → the key its rungs set, e.g. `kibitz` → `nodes`
+    /// for an engine's node budgets. Such a knob is a count: the dial
+    /// interpolates it like θ and rounds it to a whole number. Every other
+    /// curve's knob is θ.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub curve_knobs: std::collections::BTreeMap<String, String>,
     /// Games played in all.
     pub games: u64,
     /// The master seed of the run.
@@ -336,6 +360,8 @@ impl Calibration {
 struct Curve {
     /// The spec without θ.
     base: AgentSpec,
+    /// The key its rungs set: `theta`, or a count ([`Calibration::curve_knobs`]).
+    knob: Option<String>,
     /// The greedy top's spec (θ = +∞), if calibrated.
     top: Option<String>,
     /// κ of the coordinate `x = θ / (θ + κ)`.
@@ -379,8 +405,12 @@ impl Curve {
             return AgentSpec::new("random");
         }
         let theta = self.kappa * x / (1.0 - x);
-        // Enough digits that the strength is continuous, few enough to read.
-        self.base.clone().with("theta", format!("{:.6e}", theta).parse::<f64>().unwrap_or(theta))
+        match &self.knob {
+            // A count: the nearest whole number, at least 1.
+            Some(knob) => self.base.clone().with(knob, theta.round().max(1.0) as u64),
+            // Enough digits that the strength is continuous, few enough to read.
+            None => self.base.clone().with("theta", format!("{:.6e}", theta).parse::<f64>().unwrap_or(theta)),
+        }
     }
 }
 
@@ -456,7 +486,8 @@ impl Dial {
             let kappa = finite[finite.len() / 2];
             let top = rungs.iter().find(|r| r.theta == Some(f64::INFINITY)).map(|r| r.spec.clone());
             let least = rungs[0].theta.expect("checked");
-            let mut curve = Curve { base, top, kappa, points: Vec::new(), least };
+            let knob = calibration.curve_knobs.get(name).filter(|k| k.as_str() != "theta").cloned();
+            let mut curve = Curve { base, knob, top, kappa, points: Vec::new(), least };
             // Random play (θ = 0) starts every curve at its rating, but a
             // partial one.
             let mut xs = Vec::new();
@@ -649,12 +680,52 @@ impl Dial {
         // failing that, the deepest covering curve, interpolating towards
         // its greedy top. Never a shallow near-greedy player where a deeper
         // one can play the same strength with graded mistakes.
-        let curve = covering
-            .iter()
-            .find(|c| elo <= c.finite_top())
-            .or(covering.last())
-            .ok_or(DialError::OutOfRange { elo, low, high })?;
+        let Some(curve) = covering.iter().find(|c| elo <= c.finite_top()).or(covering.last()) else {
+            let gap = self.gaps().into_iter().find(|g| g.0 < elo && elo < g.1).unwrap_or((low, high));
+            return Err(DialError::Gap { elo, low: gap.0, high: gap.1 });
+        };
         Ok(curve.setting(elo))
+    }
+
+    /// The ratings inside [`range`](Self::range) that no curve plays, as
+    /// open intervals `(low, high)`, increasing: where a curve that starts
+    /// above random play begins above the top of every curve below.
+    ///
+    /// ```
+    /// # use strength::dial::{Calibration, Dial, Rung};
+    /// let rung = |spec: &str, curve: &str, theta: f64, rating: f64| Rung {
+    ///     spec: spec.into(), curve: Some(curve.into()), theta: Some(theta),
+    ///     rating, low: rating - 20.0, high: rating + 20.0, games: 400,
+    /// };
+    /// let mut cal = Calibration {
+    ///     rungs: vec![
+    ///         Rung { curve: None, theta: None, low: 0.0, high: 0.0, ..rung("random", "", 0.0, 0.0) },
+    ///         rung("boltzmann:depth=1,theta=1", "boltzmann:depth=1", 1.0, 300.0),
+    ///         rung("alphabeta:depth=1", "boltzmann:depth=1", f64::INFINITY, 500.0),
+    ///         rung("kibitz:nodes=1000", "kibitz", 1000.0, 600.0),
+    ///         rung("kibitz:nodes=2000", "kibitz", 2000.0, 700.0),
+    ///     ],
+    ///     partial_curves: vec!["kibitz".into()],
+    ///     ..Calibration::default()
+    /// };
+    /// cal.curve_knobs.insert("kibitz".into(), "nodes".into());
+    /// let dial = Dial::new(cal)?;
+    /// assert_eq!(dial.gaps(), vec![(500.0, 600.0)]);
+    /// assert!(dial.setting(550.0).is_err());
+    /// # Ok::<(), strength::dial::DialError>(())
+    /// ```
+    pub fn gaps(&self) -> Vec<(f64, f64)> {
+        let mut ranges: Vec<(f64, f64)> = self.curves.iter().map(Curve::range).collect();
+        ranges.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut gaps = Vec::new();
+        let mut reach = f64::NEG_INFINITY;
+        for (lo, hi) in ranges {
+            if reach > f64::NEG_INFINITY && lo > reach {
+                gaps.push((reach, lo));
+            }
+            reach = reach.max(hi);
+        }
+        gaps
     }
 
     /// The curve named `name` (its spec without θ).
@@ -722,6 +793,49 @@ impl Dial {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_curve_of_node_budgets_extends_the_top_with_whole_numbers() {
+        let rung = |spec: &str, curve: Option<&str>, theta: Option<f64>, rating: f64| Rung {
+            spec: spec.into(),
+            curve: curve.map(Into::into),
+            theta,
+            rating,
+            low: rating - 20.0,
+            high: rating + 20.0,
+            games: 400,
+        };
+        let d2 = Some("boltzmann:depth=2");
+        let mut cal = Calibration {
+            rungs: vec![
+                rung("random", None, Some(0.0), 0.0),
+                rung("boltzmann:depth=2,theta=1", d2, Some(1.0), 400.0),
+                rung("alphabeta:depth=2", d2, Some(f64::INFINITY), 800.0),
+                rung("kibitz:nodes=1000", Some("kibitz"), Some(1000.0), 790.0),
+                rung("kibitz:nodes=4000", Some("kibitz"), Some(4000.0), 1000.0),
+                rung("kibitz:nodes=16000", Some("kibitz"), Some(16000.0), 1200.0),
+            ],
+            partial_curves: vec!["kibitz".into()],
+            ..Calibration::default()
+        };
+        cal.curve_knobs.insert("kibitz".into(), "nodes".into());
+        let back = Calibration::from_json(&cal.to_json()).unwrap();
+        assert_eq!(back, cal);
+        let dial = Dial::new(cal).unwrap();
+        assert_eq!(dial.range(), (0.0, 1200.0));
+        assert_eq!(dial.setting(1200.0).unwrap().to_string(), "kibitz:nodes=16000");
+        let mid = dial.setting(1100.0).unwrap();
+        assert_eq!(mid.kind(), "kibitz");
+        let nodes: u64 = mid.get("nodes").unwrap().parse().unwrap();
+        assert!(4000 < nodes && nodes < 16000, "{mid}");
+        // Below the node curve's weakest rung, the θ curve plays.
+        assert!(dial.setting(700.0).unwrap().to_string().starts_with("boltzmann:depth=2"));
+        // Increasing with the rating.
+        let at = |elo: f64| -> u64 { dial.setting(elo).unwrap().get("nodes").unwrap().parse().unwrap() };
+        assert!(at(1010.0) < at(1050.0) && at(1050.0) < at(1150.0));
+        // A calibration without knobs writes no `curve_knobs`.
+        assert!(!Calibration::default().to_json().contains("curve_knobs"));
+    }
 
     #[test]
     fn isotonic_pools_violators() {

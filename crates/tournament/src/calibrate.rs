@@ -223,9 +223,15 @@ pub fn calibrate(
     if missing > 0 {
         return Err(CalibrateError::Incomplete { missing, out: run.out });
     }
-    let LadderFit { mut rated, nu, mut misfit, residuals } = fit_ladder(&matches.rungs, &results)?;
+    let LadderFit { mut rated, nu, mut misfit, residuals, virtual_draws } = fit_ladder(&matches.rungs, &results)?;
     let mapping = map_onto_references(ladder, &mut rated);
     let mut calibration = calibration_of(setup.name(), ladder, &rated, &results, config);
+    if let Some(v) = virtual_draws {
+        calibration.notes.push(format!(
+            "A rung won or lost every game it played, so its rating was unbounded: the fit added {v} virtual \
+             draws to every matchup (too few games for a calibration)."
+        ));
+    }
     if let Some((note, stretch)) = mapping {
         // The model error is a spread of rating differences: it stretches
         // with the scale.
@@ -245,8 +251,15 @@ pub fn calibrate(
     Ok(calibration)
 }
 
+/// `elo`, or, where it falls in a [gap](Dial::gaps) between two curves, the
+/// first whole rating plus a half above the gap.
+fn served(dial: &Dial, elo: f64) -> f64 {
+    dial.gaps().into_iter().find(|g| g.0 < elo && elo < g.1).map_or(elo, |g| g.1.ceil() + 0.5)
+}
+
 /// The held-out check of `calibration`: [`HELD_OUT_MATCHES`] matches of
-/// `pairs` pairs between dial values spread over the range, at settings the
+/// `pairs` pairs between dial values spread over the range (moved above a
+/// gap between curves where one falls inside, see [`Dial::gaps`]), at settings the
 /// calibration never played, each compared with the score the ratings
 /// predict (the interval: the two values' rating uncertainty, the ladder's
 /// model error and the games' sampling noise, see [`Dial::predict`]).
@@ -267,8 +280,8 @@ pub fn held_out(
     for k in 0..HELD_OUT_MATCHES {
         // A from 3% to 66% of the range, B from 12% to 39% of the range
         // above it (values that do not land on the rungs' ratings).
-        let a = (lo + span * (0.03 + 0.07 * k as f64)).round() + 0.5;
-        let b = (a + span * (0.12 + 0.03 * k as f64)).min(hi - span * 0.02).round() + 0.5;
+        let a = served(&dial, (lo + span * (0.03 + 0.07 * k as f64)).round() + 0.5);
+        let b = served(&dial, (a + span * (0.12 + 0.03 * k as f64)).min(hi - span * 0.02).round() + 0.5);
         let a_spec = dial.setting(a)?.to_string();
         let b_spec = dial.setting(b)?.to_string();
         jobs.push(MatchJob::new(
@@ -374,6 +387,7 @@ fn calibration_of(
         anchor: RANDOM_ANCHOR.into(),
         rungs,
         partial_curves: ladder.curves.iter().filter(|c| !c.from_random).map(|c| c.base.clone()).collect(),
+        curve_knobs: ladder.knobs().into_iter().collect(),
         games: results.iter().map(|r| r.2.len() as u64 * 2).sum(),
         seed: config.seed,
         scale: match config.scale {

@@ -10,45 +10,86 @@
 //! next two up its curve, and the rung at the nearest θ one curve up
 //! ([`Ladder::schedule`]).
 //!
+//! A curve may turn another *knob* than θ ([`Curve::over`]): a count such as
+//! an engine's node budget (`kibitz:nodes=N`), strongest at its largest
+//! value, with no infinite top. Such a curve extends the dial above the
+//! curves below it; their scales of θ and of the knob have nothing in
+//! common, so the curve below links to it by strength instead: its top
+//! plays the new curve's two weakest rungs.
+//!
 //! Optional *reference players* with a published rating (an external
 //! engine's levels, say) play some of the rungs; the fitted scale is then
 //! mapped onto theirs.
 
 use serde::{Deserialize, Serialize};
 
-/// One curve of a ladder: `base,theta=T` for each `T` in `thetas`, topped
-/// by `top`.
+/// The knob of a Boltzmann curve.
+pub const THETA: &str = "theta";
+
+/// One curve of a ladder: `base,KNOB=V` for each value `V` of its knob
+/// (θ unless [`Curve::over`] says otherwise), topped by `top`.
 ///
 /// ```
 /// use tournament::ladder::Curve;
 ///
 /// let c = Curve::new("boltzmann:depth=2,cap=100", &[0.01, 0.1], "alphabeta:depth=2");
 /// assert_eq!(c.rung(0.1), "boltzmann:depth=2,cap=100,theta=0.1");
+/// let n = Curve::over("kibitz", "nodes", &[1000.0, 4000.0]);
+/// assert_eq!(n.rung(1000.0), "kibitz:nodes=1000");
+/// assert!(n.top.is_none() && !n.from_random);
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Curve {
-    /// The spec without θ, e.g. `boltzmann:depth=2,cap=100`.
+    /// The spec without its knob, e.g. `boltzmann:depth=2,cap=100`.
     pub base: String,
-    /// θ of its rungs, increasing.
+    /// The values of its knob (θ for a Boltzmann curve), increasing.
     pub thetas: Vec<f64>,
-    /// The greedy top (θ = +∞), e.g. `alphabeta:depth=2`.
-    pub top: String,
+    /// The greedy top (θ = +∞), e.g. `alphabeta:depth=2`; `None` for a
+    /// curve whose strongest setting is its last rung ([`Curve::over`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top: Option<String>,
     /// Whether random play meets the curve's weakest rung. A curve that
     /// starts far above random play (a deep search whose rungs only extend
     /// the dial's top) would win every such game, which costs much and says
     /// nothing.
     #[serde(default = "yes")]
     pub from_random: bool,
+    /// The key its rungs set: [`THETA`] (the default), or a count such as
+    /// `nodes` ([`Curve::over`]).
+    #[serde(default = "theta_knob", skip_serializing_if = "is_theta")]
+    pub knob: String,
 }
 
 fn yes() -> bool {
     true
 }
 
+fn theta_knob() -> String {
+    THETA.to_string()
+}
+
+fn is_theta(knob: &String) -> bool {
+    knob == THETA
+}
+
 impl Curve {
     /// A curve that random play meets at its weakest rung.
     pub fn new(base: impl Into<String>, thetas: &[f64], top: impl Into<String>) -> Self {
-        Curve { base: base.into(), thetas: thetas.to_vec(), top: top.into(), from_random: true }
+        Curve {
+            base: base.into(),
+            thetas: thetas.to_vec(),
+            top: Some(top.into()),
+            from_random: true,
+            knob: theta_knob(),
+        }
+    }
+
+    /// A curve of `base` with its knob `knob` (a count, e.g. `nodes`) at
+    /// each of `values`, increasing: strongest at its last rung, with no
+    /// top, and [above random play](Curve::above_random). The dial rounds
+    /// the knob to a whole number.
+    pub fn over(base: impl Into<String>, knob: impl Into<String>, values: &[f64]) -> Self {
+        Curve { base: base.into(), thetas: values.to_vec(), top: None, from_random: false, knob: knob.into() }
     }
 
     /// The same curve, not met by random play (see [`Curve::from_random`]).
@@ -58,9 +99,15 @@ impl Curve {
         self
     }
 
-    /// The spec of its rung at `theta`.
-    pub fn rung(&self, theta: f64) -> String {
-        format!("{},theta={theta}", self.base)
+    /// The spec of its rung where its knob is `value`.
+    pub fn rung(&self, value: f64) -> String {
+        let separator = if self.base.contains(':') { ',' } else { ':' };
+        format!("{}{separator}{}={value}", self.base, self.knob)
+    }
+
+    /// Its strongest setting: the top, else its last rung.
+    pub fn strongest(&self) -> Option<String> {
+        self.top.clone().or_else(|| self.thetas.last().map(|&v| self.rung(v)))
     }
 }
 
@@ -71,6 +118,10 @@ pub struct Reference {
     pub spec: String,
     /// Its rating on the published scale.
     pub elo: f64,
+    /// The rungs (specs) it plays; empty: the ladder's
+    /// [`links`](Ladder::links).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<String>,
 }
 
 /// A game's ladder: its curves, optional reference players, and the pairs
@@ -94,7 +145,7 @@ pub struct Reference {
 pub struct Ladder {
     /// The curves, weakest search first.
     pub curves: Vec<Curve>,
-    /// Reference players, each playing every rung in
+    /// Reference players, each playing its own links or else every rung in
     /// [`links`](Self::links); the fitted scale is mapped onto theirs.
     #[serde(default)]
     pub references: Vec<Reference>,
@@ -102,7 +153,7 @@ pub struct Ladder {
     /// recorded as the calibration's anchor.
     #[serde(default)]
     pub reference_scale: Option<String>,
-    /// The rungs (specs) every reference plays.
+    /// The rungs (specs) every reference without links of its own plays.
     #[serde(default)]
     pub links: Vec<String>,
     /// Pairs of games per matchup.
@@ -184,59 +235,65 @@ impl Ladder {
     /// them: random play against each curve's weakest rung (where the curve
     /// [starts at random play](Curve::from_random)); each rung against the
     /// next two up its curve; each rung against the rung of the nearest θ
-    /// on the next curve (top to top); each reference against every link.
+    /// on the next curve (top to top), or, where the next curve turns
+    /// another knob, the curve's top (its strongest setting) against the
+    /// next curve's two weakest rungs; each reference against its links.
     pub fn schedule(&self) -> Schedule {
         let mut rungs = vec!["random".to_string()];
-        let mut index = Vec::new(); // per curve: rung indices, top last
+        let mut index = Vec::new(); // per curve: rung indices, top (if any) last
         for c in &self.curves {
             let mut ids = Vec::new();
             for &t in &c.thetas {
                 rungs.push(c.rung(t));
                 ids.push(rungs.len() - 1);
             }
-            rungs.push(c.top.clone());
-            ids.push(rungs.len() - 1);
+            if let Some(top) = &c.top {
+                rungs.push(top.clone());
+                ids.push(rungs.len() - 1);
+            }
             index.push(ids);
         }
         let mut matchups = Vec::new();
         for reference in &self.references {
             rungs.push(reference.spec.clone());
             let r = rungs.len() - 1;
-            for link in &self.links {
+            let links = if reference.links.is_empty() { &self.links } else { &reference.links };
+            for link in links {
                 if let Some(i) = rungs.iter().position(|x| x == link) {
                     matchups.push((i, r));
                 }
             }
         }
         for (k, ids) in index.iter().enumerate() {
-            if self.curves[k].from_random {
-                matchups.push((0, ids[0]));
+            if self.curves[k].from_random
+                && let Some(&first) = ids.first()
+            {
+                matchups.push((0, first));
             }
+            let up = index.get(k + 1).map(|up| (up, links_up(&self.curves[k], &self.curves[k + 1])));
             for i in 0..ids.len() {
                 for step in [1, 2] {
                     if i + step < ids.len() {
                         matchups.push((ids[i], ids[i + step]));
                     }
                 }
-                if let Some(up) = index.get(k + 1)
-                    && let Some(j) = cross_link(&self.curves[k], &self.curves[k + 1], i)
-                {
-                    matchups.push((ids[i], up[j]));
+                if let Some((up, links)) = &up {
+                    matchups.extend(links.iter().filter(|l| l.0 == i).map(|&(_, j)| (ids[i], up[j])));
                 }
             }
         }
         Schedule { rungs, matchups }
     }
 
-    /// The curve (its base) and θ of the rung `spec`: random play is θ = 0
-    /// on no curve, a top θ = +∞; `(None, None)` for a spec not on a curve
-    /// (a reference).
+    /// The curve (its base) and knob value (θ) of the rung `spec`: random
+    /// play is θ = 0 on no curve, a top θ = +∞; `(None, None)` for a spec
+    /// not on a curve (a reference).
     pub fn place_of(&self, spec: &str) -> (Option<String>, Option<f64>) {
         if spec == "random" {
             return (None, Some(0.0));
         }
         for c in &self.curves {
-            if spec == c.top {
+            if c.top.as_deref() == Some(spec) {
                 return (Some(c.base.clone()), Some(f64::INFINITY));
             }
             for &t in &c.thetas {
@@ -247,6 +304,27 @@ impl Ladder {
         }
         (None, None)
     }
+
+    /// The knob of each curve that turns another than θ: `(base, knob)`.
+    pub fn knobs(&self) -> Vec<(String, String)> {
+        self.curves.iter().filter(|c| c.knob != THETA).map(|c| (c.base.clone(), c.knob.clone())).collect()
+    }
+}
+
+/// The matchups between curve `c` and the next curve `up`, as pairs of
+/// indices into their rungs (top last, where there is one). Same knob: each
+/// rung of `c` plays [`cross_link`]'s rung. Another knob: `c`'s strongest
+/// setting plays `up`'s two weakest rungs.
+fn links_up(c: &Curve, up: &Curve) -> Vec<(usize, usize)> {
+    let rungs = c.thetas.len() + usize::from(c.top.is_some());
+    let up_rungs = up.thetas.len() + usize::from(up.top.is_some());
+    if rungs == 0 || up_rungs == 0 {
+        return Vec::new();
+    }
+    if c.knob != up.knob {
+        return (0..up_rungs.min(2)).map(|j| (rungs - 1, j)).collect();
+    }
+    (0..rungs).filter_map(|i| cross_link(c, up, i).map(|j| (i, j))).collect()
 }
 
 /// The rung of curve `up` that rung `i` of curve `c` plays (an index into
@@ -256,7 +334,7 @@ impl Ladder {
 /// part of the other's θ range, whose far rungs would meet players of
 /// another strength altogether).
 fn cross_link(c: &Curve, up: &Curve, i: usize) -> Option<usize> {
-    let Some(&theta) = c.thetas.get(i) else { return Some(up.thetas.len()) };
+    let Some(&theta) = c.thetas.get(i) else { return up.top.as_ref().map(|_| up.thetas.len()) };
     let distance = |t: f64| (t.ln() - theta.ln()).abs();
     (0..up.thetas.len())
         .min_by(|&a, &b| distance(up.thetas[a]).total_cmp(&distance(up.thetas[b])))
@@ -316,7 +394,7 @@ mod tests {
     #[test]
     fn references_play_their_links_and_rungs_have_places() {
         let mut l = Ladder::boltzmann(&[1], &[0.1], "");
-        l.references.push(Reference { spec: "uci:/engine,nodes=1000".into(), elo: 1500.0 });
+        l.references.push(Reference { spec: "uci:/engine,nodes=1000".into(), elo: 1500.0, links: Vec::new() });
         l.links = vec!["alphabeta:depth=1".into(), "not a rung".into()];
         let s = l.schedule();
         let r = s.rungs.iter().position(|x| x.starts_with("uci:")).unwrap();
@@ -325,6 +403,50 @@ mod tests {
         assert_eq!(l.place_of("alphabeta:depth=1"), (Some("boltzmann:depth=1".into()), Some(f64::INFINITY)));
         assert_eq!(l.place_of("random"), (None, Some(0.0)));
         assert_eq!(l.place_of("uci:/engine,nodes=1000"), (None, None));
+    }
+
+    #[test]
+    fn a_curve_over_another_knob_links_by_strength_and_references_play_their_own_links() {
+        let mut l = Ladder::boltzmann(&[1, 2], &[0.01, 0.1], "cap=100");
+        l.curves.push(Curve::over("kibitz", "nodes", &[1000.0, 2000.0, 4000.0]));
+        l.links = vec!["alphabeta:depth=2".into()];
+        l.references = vec![
+            Reference { spec: "uci:/sf,UCI_Elo=1350".into(), elo: 1350.0, links: Vec::new() },
+            Reference {
+                spec: "uci:/sf,UCI_Elo=1900".into(),
+                elo: 1900.0,
+                links: vec!["kibitz:nodes=2000".into(), "kibitz:nodes=4000".into()],
+            },
+        ];
+        let s = l.schedule();
+        assert!(connected(&s));
+        let named: Vec<(String, String)> =
+            s.matchups.iter().map(|&(a, b)| (s.rungs[a].clone(), s.rungs[b].clone())).collect();
+        let has = |a: &str, b: &str| named.iter().any(|(x, y)| x == a && y == b);
+        // Depth 2's top meets the node curve's two weakest rungs, nothing else crosses.
+        assert!(has("alphabeta:depth=2", "kibitz:nodes=1000"));
+        assert!(has("alphabeta:depth=2", "kibitz:nodes=2000"));
+        let crossing = named.iter().filter(|(a, b)| !a.starts_with("kibitz") && b.starts_with("kibitz")).count();
+        assert_eq!(crossing, 2, "{named:?}"); // from depth 2's top only
+        // Within the node curve: steps of one and two; never random play.
+        assert!(has("kibitz:nodes=1000", "kibitz:nodes=4000"));
+        assert!(!named.iter().any(|(a, b)| a == "random" && b.starts_with("kibitz")));
+        // Each reference plays its own links, or the ladder's.
+        assert!(has("alphabeta:depth=2", "uci:/sf,UCI_Elo=1350"));
+        assert!(has("kibitz:nodes=4000", "uci:/sf,UCI_Elo=1900"));
+        assert!(!has("alphabeta:depth=2", "uci:/sf,UCI_Elo=1900"));
+        assert_eq!(l.place_of("kibitz:nodes=2000"), (Some("kibitz".into()), Some(2000.0)));
+        assert_eq!(l.knobs(), vec![("kibitz".to_string(), "nodes".to_string())]);
+        assert_eq!(Ladder::from_json(&l.to_json()).unwrap(), l);
+    }
+
+    #[test]
+    fn a_theta_ladder_serializes_as_before() {
+        // Ladders saved before knobs, links per reference and curves without
+        // a top existed write (and read) the same JSON.
+        let l = Ladder::boltzmann(&[1], &[0.1], "cap=100");
+        let json = l.to_json();
+        assert!(json.contains("\"top\": \"alphabeta:depth=1\"") && !json.contains("knob"), "{json}");
     }
 
     #[test]

@@ -22,6 +22,10 @@ pub struct LadderFit {
     pub misfit: Option<Misfit>,
     /// Each matchup's observed and predicted score.
     pub residuals: Vec<MatchupResidual>,
+    /// The virtual draws added to every matchup where a rung won (or lost)
+    /// every game it played, whose rating is otherwise unbounded (a quick
+    /// run's one pair a matchup, say); `None` when the games alone fit.
+    pub virtual_draws: Option<f64>,
 }
 
 /// A rung of a fitted ladder.
@@ -51,8 +55,14 @@ pub enum LadderFitError {
     Misfit(#[from] MisfitError),
 }
 
+/// Virtual draws a matchup gets when a rung's rating is unbounded (see
+/// [`LadderFit::virtual_draws`]).
+pub const VIRTUAL_DRAWS: f64 = 0.5;
+
 /// Fits the ladder's ratings (rung 0, random play, anchored at 0) from the
-/// pairs of each matchup `(a, b, pairs)` (indices into `rungs`).
+/// pairs of each matchup `(a, b, pairs)` (indices into `rungs`). A rung that
+/// won or lost every game has no finite rating: the fit is then made again
+/// with [`VIRTUAL_DRAWS`] in every matchup, and says so.
 pub fn fit_ladder(rungs: &[String], results: &[(usize, usize, Vec<PairOutcome>)]) -> Result<LadderFit, LadderFitError> {
     let mut counts = Vec::new();
     let mut games = vec![0u64; rungs.len()];
@@ -62,7 +72,13 @@ pub fn fit_ladder(rungs: &[String], results: &[(usize, usize, Vec<PairOutcome>)]
         games[*b] += t.games();
         counts.push(rating::PairResult::new(*a, *b, t.wins() as f64, t.draws() as f64, t.losses() as f64));
     }
-    let fitted = fit(rungs.len(), &counts, &FitOptions::new().anchor(0, 0.0))?;
+    let options = FitOptions::new().anchor(0, 0.0);
+    let (fitted, virtual_draws) = match fit(rungs.len(), &counts, &options) {
+        Err(RatingError::Unbounded { .. }) => {
+            (fit(rungs.len(), &counts, &options.virtual_draws(VIRTUAL_DRAWS))?, Some(VIRTUAL_DRAWS))
+        }
+        other => (other?, None),
+    };
     let nu = fitted.draw_nu();
     let rated = rungs
         .iter()
@@ -86,7 +102,7 @@ pub fn fit_ladder(rungs: &[String], results: &[(usize, usize, Vec<PairOutcome>)]
             z: r.z(),
         })
         .collect();
-    Ok(LadderFit { rated, nu, misfit, residuals })
+    Ok(LadderFit { rated, nu, misfit, residuals, virtual_draws })
 }
 
 /// A calibration as a Markdown table.

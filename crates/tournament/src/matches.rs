@@ -42,6 +42,8 @@ pub trait AnySetup: Send + Sync {
     fn max_plies(&self) -> usize;
     /// [`Setup::pairs_per_cell`].
     fn pairs_per_cell(&self) -> usize;
+    /// [`Setup::play_version`].
+    fn play_version(&self, spec: &str) -> Option<String>;
 }
 
 impl<G> AnySetup for Setup<G>
@@ -57,6 +59,9 @@ where
     }
     fn check_spec(&self, spec: &str) -> Result<(), TournamentError> {
         Setup::check_spec(self, spec)
+    }
+    fn play_version(&self, spec: &str) -> Option<String> {
+        Setup::play_version(self, spec)
     }
     fn random_openings(&self, count: usize, seed: u64) -> Result<Vec<String>, TournamentError> {
         Setup::random_openings(self, count, seed)
@@ -225,14 +230,24 @@ impl Job for MatchJob {
         1
     }
     fn params(&self, _scale: Scale) -> Value {
-        json!({
+        let mut params = json!({
             "game": self.setup.name(),
             "a": self.a,
             "b": self.b,
             "openings": self.openings.source,
             "pairs_per_cell": self.per_cell,
             "max_plies": self.setup.max_plies(),
-        })
+        });
+        // Only agents whose play changes between releases state a version;
+        // the other matchups' parameters (and saved cells) stay as they were.
+        let versions: serde_json::Map<String, Value> = [("a", &self.a), ("b", &self.b)]
+            .into_iter()
+            .filter_map(|(side, spec)| self.setup.play_version(spec).map(|v| (side.to_string(), Value::from(v))))
+            .collect();
+        if !versions.is_empty() {
+            params["play_versions"] = Value::Object(versions);
+        }
+        params
     }
     fn cells(&self, _scale: Scale) -> Vec<String> {
         (0..self.offered()).map(|i| self.cell_id(i)).collect()

@@ -248,6 +248,13 @@ impl<G: Game> Setup<G> {
         self.roster().build(spec).map(drop).map_err(TournamentError::from)
     }
 
+    /// The [play version](strength::agents::AgentFactory::play_version) of
+    /// `spec`'s agents, if their factory states one (`None` also for a spec
+    /// that does not parse: [`check_spec`](Self::check_spec) refuses it).
+    pub fn play_version(&self, spec: &str) -> Option<String> {
+        spec.parse().ok().and_then(|s| self.roster().play_version(&s))
+    }
+
     /// The position an opening's text stands for: its moves played from the
     /// start (each must be legal), or a position of the game's own
     /// notation where the setup has a parser and the parser accepts it.

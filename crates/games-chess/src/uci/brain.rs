@@ -15,7 +15,7 @@ use search_core::backup::rminimax::OutcomeCosts;
 use search_core::backup::{Backup, Emm, Iom, LinearBonus, MAndN, Minimax, Predictive, Product, Rminimax};
 use search_core::policy::MoveDistribution;
 use search_core::search::Bound;
-use search_core::search::{Control, DynSearch, Limits, Lmr, Observer, Options, Oracle, Search, SearchResult, TtDepth};
+use search_core::search::{Control, DynSearch, Limits, Observer, Options, Oracle, Search, SearchResult, TtDepth};
 use search_core::{Game, MAX_PLY, ParamError, RngExt, Status, WIN_SCORE, rng};
 use shakmaty::{Move, Position};
 use strength::spec::AgentSpec;
@@ -28,8 +28,7 @@ use crate::polyglot::Book;
 use crate::tablebase::Tablebases;
 use crate::{ChessEval, ChessGame, EngineEval};
 
-/// The deepest iteration the engine starts.
-pub const MAX_DEPTH: u32 = 100;
+pub use crate::kibitz::MAX_DEPTH;
 
 /// Centipawns that count as a certain win for the rules that need a scale:
 /// Rminimax's horizon costs map `+CP_RANGE` to a win, `−CP_RANGE` to a loss.
@@ -57,7 +56,7 @@ pub struct Decision {
 
 /// A search on chess with its rule erased, so that the engine can switch
 /// rules at run time and hand the search to its thread.
-type ChessSearch = Box<dyn DynSearch<ChessGame> + Send>;
+pub(super) type ChessSearch = Box<dyn DynSearch<ChessGame> + Send>;
 
 /// `rule` searched with [`ChessEval`] and `options`, erased.
 fn erased<R: Backup + Send + 'static>(rule: R, options: Options) -> Result<ChessSearch, ParamError> {
@@ -100,9 +99,9 @@ pub struct Brain {
     /// The search of each rule, indexed by [`BackupKind::index`]; the
     /// current rule's is always built.
     searches: [Option<ChessSearch>; BackupKind::ALL.len()],
-    /// The searches of the strength settings: `alphabeta` (0) and
-    /// `boltzmann` (1), exact root scores.
-    strength: [Option<Box<StrengthSearch>>; 2],
+    /// The searches of the strength settings: `alphabeta` (0),
+    /// `boltzmann` (1, exact root scores) and `kibitz` (2, the engine's).
+    strength: [Option<StrengthSearch>; 3],
     /// Rminimax's rule for the current θ (for sampling).
     rminimax: Rminimax,
     rng: rng::Rng,
@@ -133,28 +132,15 @@ fn rminimax_rule(theta: f64) -> Result<Rminimax, ParamError> {
     Rminimax::with_costs(theta, costs)
 }
 
-/// The null-move reduction of the alpha-beta engine, in plies.
-const NULL_MOVE_REDUCTION: u32 = 2;
-/// The futility margin per remaining ply, in centipawns.
-const FUTILITY_MARGIN_CP: f64 = 150.0;
-/// The aspiration window's half-width, in centipawns.
-const ASPIRATION_CP: f64 = 30.0;
-
 /// The search of `backup` with the settings' table size and θ.
 fn build(backup: BackupKind, settings: &Settings) -> Result<ChessSearch, ParamError> {
     let engine = Options::default()
         .with_iterative_deepening(true)
         .with_table_mib(settings.hash_mib)
         .with_tt_depth(TtDepth::AtLeast);
-    // The alpha-beta engine adds the selective features, each kept because
-    // a match showed it gains (docs/benchmarks.md, "Chess engine strength").
-    let ab = engine
-        .clone()
-        .with_null_move(Some(NULL_MOVE_REDUCTION))
-        .with_lmr(Some(Lmr::default()))
-        .with_check_extension(true)
-        .with_futility(Some(FUTILITY_MARGIN_CP))
-        .with_aspiration(Some(ASPIRATION_CP));
+    // The alpha-beta engine adds the selective features (`kibitz:nodes=N`
+    // plays the same search).
+    let ab = crate::kibitz::engine_options(settings.hash_mib);
     let full_width = Options::full_width().with_iterative_deepening(true);
     let (m, n, beta, delta) = MN_PARAMS;
     match backup {
@@ -559,13 +545,14 @@ impl Brain {
             StrengthSetting::Random => return Ok(None),
             StrengthSetting::Best { .. } => 0,
             StrengthSetting::Boltzmann { .. } => 1,
+            StrengthSetting::Kibitz { .. } => 2,
         };
         if self.strength[i].is_none()
             && let Some(search) = build_search(setting)
         {
-            self.strength[i] = Some(Box::new(search?));
+            self.strength[i] = Some(search?);
         }
-        Ok(self.strength[i].as_deref_mut())
+        Ok(self.strength[i].as_mut())
     }
 
     /// Plays the strength setting `spec` (`setting`) at `root` (with the
@@ -619,7 +606,12 @@ impl Brain {
         search.clear();
         let mut reports = Reports { report, on_iteration, last: None };
         let limits = limits.unwrap_or_else(|| Limits::depth(1));
-        let outcome = DynSearch::<ChessGame>::run_observed(search, root, &limits, &mut reports);
+        // The engine's own setting searches the position as the engine does.
+        let searched = match setting {
+            StrengthSetting::Kibitz { .. } => crate::kibitz::searched(root),
+            _ => root.clone(),
+        };
+        let outcome = search.run_observed(&searched, &limits, &mut reports);
         wait(go.wait_for_stop, go.stop);
         let result = match outcome {
             Ok(result) => result,
@@ -633,7 +625,9 @@ impl Brain {
         };
         let so_far = result.pv.first().copied().or(result.best);
         let mut chosen = (so_far, result.value);
-        if !result.complete {
+        // A node budget, not a depth, ends the engine's own search.
+        let budget_spent = matches!(setting, StrengthSetting::Kibitz { nodes } if result.stats.nodes >= *nodes);
+        if !result.complete && !budget_spent {
             notes.push(format!(
                 "strength: the depth {} search did not finish (stopped, or out of time): playing the best move so far",
                 setting.depth()
@@ -654,6 +648,8 @@ impl Brain {
                     Ok(i) => chosen = (Some(result.root_moves[i].mv), Some(result.root_moves[i].score)),
                     Err(e) => notes.push(format!("strength: cannot sample ({e}); playing the best move")),
                 },
+                // KibitzAgent: the engine's move.
+                StrengthSetting::Kibitz { .. } => chosen.0 = crate::kibitz::chosen_move(&result),
             }
         }
         let best = chosen.0.filter(|mv| legal.contains(mv)).or_else(|| legal.first().copied());
@@ -944,5 +940,38 @@ fn legal_prefix(root: &ChessGame, pv: &[Move]) -> Vec<Move> {
 fn wait(wait_for_stop: bool, stop: &AtomicBool) {
     while wait_for_stop && !stop.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use search_core::Agent;
+
+    /// Under `UCI_LimitStrength`, the dial's top settings (`kibitz:nodes=N`)
+    /// play exactly the move the calibrated agent played, whatever the
+    /// engine searched before.
+    #[test]
+    fn a_kibitz_setting_plays_the_agents_move() {
+        let mut brain = Brain::new(Settings::default()).unwrap();
+        let spec: AgentSpec = "kibitz:nodes=3000".parse().unwrap();
+        let setting = StrengthSetting::from_spec(&spec).unwrap();
+        let mut agent = crate::kibitz::KibitzAgent::new(3000).unwrap();
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        ] {
+            let g = ChessGame::from_fen(fen).unwrap();
+            let start = Instant::now();
+            let (root, legal, notes) = prepare(&g, start).unwrap();
+            let (plan, stop) = (Plan::default(), Arc::new(AtomicBool::new(false)));
+            let go = Go { plan: &plan, stop: &stop, wait_for_stop: false, start };
+            let d = brain.play_setting(&root, &legal, notes, go, (&spec, &setting), |_| {});
+            assert_eq!(d.best, Some(agent.choose(&g, &mut rng::seeded(1)).unwrap()), "{fen}");
+            assert!(!d.notes.iter().any(|n| n.contains("did not finish")), "{:?}", d.notes);
+            assert!(d.last.nodes >= 3000 || d.last.pv.len() > 1, "{d:?}");
+        }
     }
 }

@@ -12,7 +12,9 @@
 //!   recommended alpha-beta engine), ties broken at random;
 //! * `boltzmann:depth=D,cap=C,theta=T`: `p ∝ exp(T·v)` over the exact depth-`D`
 //!   minimax values `v` of the root moves (centipawns, each clamped to
-//!   `±C`), sampled.
+//!   `±C`), sampled;
+//! * `kibitz:nodes=N`: the engine at full strength searching `N` nodes, as
+//!   [`KibitzAgent`](crate::kibitz::KibitzAgent) plays (the dial's top).
 //!
 //! Each `go` searches as a freshly built agent does (the strength searches'
 //! tables are emptied first), and its random choices use a generator seeded
@@ -163,6 +165,11 @@ pub enum StrengthSetting {
         /// θ and the cap.
         softmax: Softmax,
     },
+    /// `kibitz:nodes=N`: the engine at full strength, `N` nodes a move.
+    Kibitz {
+        /// Its node budget `N`.
+        nodes: u64,
+    },
 }
 
 impl StrengthSetting {
@@ -204,6 +211,7 @@ impl StrengthSetting {
                 r.finish(&["depth", "nodes", "theta", "cap", "softcap"])?;
                 Ok(StrengthSetting::Boltzmann { depth, nodes, softmax })
             }
+            "kibitz" => Ok(StrengthSetting::Kibitz { nodes: crate::kibitz::read_spec(spec)? }),
             other => Err(SpecError::new(spec, format!("the engine cannot play a {other:?} setting"))),
         }
     }
@@ -211,7 +219,10 @@ impl StrengthSetting {
     /// The search options of the setting, exactly those of the `strength`
     /// crate's agents on chess: the recommended alpha-beta engine with a
     /// [`STRENGTH_TABLE_MIB`] table; for `boltzmann`, no aspiration window
-    /// and exact root scores. `None` for `random`.
+    /// and exact root scores; for `kibitz`, the engine's own
+    /// ([`engine_options`](crate::kibitz::engine_options) with a
+    /// [`kibitz::TABLE_MIB`](crate::kibitz::TABLE_MIB) table). `None` for
+    /// `random`.
     pub fn options(&self) -> Option<Options> {
         let recommended =
             Options::recommended::<ChessGame, Minimax, ChessEval>(&ChessEval).with_table_mib(STRENGTH_TABLE_MIB);
@@ -219,6 +230,7 @@ impl StrengthSetting {
             StrengthSetting::Random => None,
             StrengthSetting::Best { .. } => Some(recommended),
             StrengthSetting::Boltzmann { .. } => Some(recommended.with_aspiration(None).with_exact_root(true)),
+            StrengthSetting::Kibitz { .. } => Some(crate::kibitz::engine_options(crate::kibitz::TABLE_MIB)),
         }
     }
 
@@ -227,6 +239,7 @@ impl StrengthSetting {
     pub fn limits(&self) -> Option<Limits> {
         match *self {
             StrengthSetting::Random => None,
+            StrengthSetting::Kibitz { nodes } => Some(crate::kibitz::node_limits(nodes)),
             StrengthSetting::Best { depth, nodes } | StrengthSetting::Boltzmann { depth, nodes, .. } => {
                 let limits = Limits::depth(depth);
                 Some(match nodes {
@@ -237,10 +250,12 @@ impl StrengthSetting {
         }
     }
 
-    /// The search's depth (0 for `random`).
+    /// The search's depth (0 for `random`, the deepest iteration for
+    /// `kibitz`, which a node budget stops first).
     pub fn depth(&self) -> u32 {
         match *self {
             StrengthSetting::Random => 0,
+            StrengthSetting::Kibitz { .. } => crate::kibitz::MAX_DEPTH,
             StrengthSetting::Best { depth, .. } | StrengthSetting::Boltzmann { depth, .. } => depth,
         }
     }
@@ -280,11 +295,19 @@ pub fn move_seed(seed: u64, position: &ChessGame) -> u64 {
 }
 
 /// The search that plays `setting`, as built the first time it is needed.
-pub(super) type StrengthSearch = Search<ChessGame, Minimax, ChessEval>;
+pub(super) type StrengthSearch = super::brain::ChessSearch;
 
-/// Builds the search of `setting` (`None` for `random`).
+/// Builds the search of `setting` (`None` for `random`): with
+/// [`ChessEval`], or the engine's [`EngineEval`](crate::EngineEval) for
+/// `kibitz`.
 pub(super) fn build_search(setting: &StrengthSetting) -> Option<Result<StrengthSearch, search_core::ParamError>> {
-    setting.options().map(|o| Search::new(Minimax, ChessEval, o))
+    let options = setting.options()?;
+    Some(match setting {
+        StrengthSetting::Kibitz { .. } => {
+            Search::new(Minimax, crate::EngineEval, options).map(|s| Box::new(s) as StrengthSearch)
+        }
+        _ => Search::new(Minimax, ChessEval, options).map(|s| Box::new(s) as StrengthSearch),
+    })
 }
 
 #[cfg(test)]
@@ -322,6 +345,12 @@ mod tests {
         ] {
             assert!(StrengthSetting::from_spec(&bad.parse().unwrap()).is_err(), "{bad}");
         }
+        for bad in ["kibitz", "kibitz:nodes=0", "kibitz:nodes=10,depth=2"] {
+            assert!(StrengthSetting::from_spec(&bad.parse().unwrap()).is_err(), "{bad}");
+        }
+        let k = StrengthSetting::from_spec(&"kibitz:nodes=5000".parse().unwrap()).unwrap();
+        assert_eq!(k, StrengthSetting::Kibitz { nodes: 5000 });
+        assert_eq!(k.limits().unwrap().nodes, Some(5000));
         let s = StrengthSetting::from_spec(&"boltzmann:depth=3,cap=1000,theta=0.02".parse().unwrap()).unwrap();
         let o = s.options().unwrap();
         assert!(o.exact_root && o.aspiration.is_none() && o.table_mib == STRENGTH_TABLE_MIB);

@@ -139,7 +139,7 @@ fn a_ladder_that_cannot_be_played_is_a_typed_error() {
     assert!(matches!(calibrate(&setup(), &empty, &config, &()), Err(CalibrateError::NoCurves)));
     let unknown = Ladder::boltzmann(&[2], &[0.1], "cap=1").with_pairs(2);
     let mut unknown = unknown;
-    unknown.curves[0].top = "minimaxx:depth=2".into();
+    unknown.curves[0].top = Some("minimaxx:depth=2".into());
     let err = calibrate(&setup(), &unknown, &config, &()).unwrap_err();
     assert!(matches!(err, CalibrateError::Setup(_)) && err.to_string().contains("minimaxx"), "{err}");
     // A directory of another seed's run is refused, not mixed.
