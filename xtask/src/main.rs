@@ -53,6 +53,9 @@ enum Command {
     Bench(tools::bench::Args),
     /// Run the kibitz chess engine on the Win At Chess suite.
     Wac(tools::wac::Args),
+    /// Fit the chess engine's positional evaluation weights to the results of the games in data/human/ (Texel's
+    /// method); writes the weights and the fit as JSON.
+    TuneEval(tools::tune::Args),
     /// Soak-test the kibitz engine: a long random GUI session and engine-vs-engine games, counting panics,
     /// hangs and illegal moves (minutes; --quick for under one).
     Soak(tools::soak::Args),
@@ -140,6 +143,7 @@ fn main() -> ExitCode {
         Command::Layering => layering::run(),
         Command::Reproduce(args) => reproduce::run(args),
         Command::Wac(args) => tools::wac::run(args),
+        Command::TuneEval(args) => tools::tune::run(args),
         Command::Soak(args) => tools::soak::run(args),
         Command::Bench(args) => bench(args),
         Command::Fuzz(args) => fuzz::run(args),

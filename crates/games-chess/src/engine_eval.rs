@@ -1,4 +1,5 @@
-//! [`EngineEval`]: the UCI engine's full-strength evaluator.
+//! [`EngineEval`]: the UCI engine's full-strength evaluator, its positional
+//! [`Features`] and their [`EngineWeights`].
 
 use search_core::{Evaluator, Perspective};
 use shakmaty::attacks;
@@ -68,8 +69,15 @@ impl EngineEval {
     /// assert!(EngineEval::white_centipawns(&board) > ChessEval::white_centipawns(&board) + 50);
     /// ```
     pub fn white_centipawns(board: &Board) -> i32 {
-        let (w_mg, w_eg) = side_terms(board, Color::White);
-        let (b_mg, b_eg) = side_terms(board, Color::Black);
+        EngineEval::white_centipawns_with(board, &EngineWeights::DEFAULT)
+    }
+
+    /// [`white_centipawns`](Self::white_centipawns) with the positional
+    /// terms weighted by `weights`.
+    #[inline]
+    pub fn white_centipawns_with(board: &Board, weights: &EngineWeights) -> i32 {
+        let (w_mg, w_eg) = weights.score(&Features::of(board, Color::White));
+        let (b_mg, b_eg) = weights.score(&Features::of(board, Color::Black));
         let phase = eval::game_phase(board);
         let terms = ((w_mg - b_mg) * phase + (w_eg - b_eg) * (eval::FULL_PHASE - phase)) / eval::FULL_PHASE;
         ChessEval::white_centipawns(board) + terms
@@ -77,32 +85,199 @@ impl EngineEval {
 }
 
 /// A middlegame and an endgame value, tapered by the game phase at the end.
-type Pair = (i32, i32);
+pub type Pair = (i32, i32);
 
 /// The a-file as a bitboard (shifted left by `f` for file `f`).
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 
-/// Passed-pawn bonus by the pawn's rank counted from its own side (index
-/// 0 = first rank ... 7 = eighth; a pawn stands on ranks 2 to 7).
-const PASSED_MG: [i32; 8] = [0, 5, 10, 15, 30, 50, 80, 0];
-/// The endgame passed-pawn bonus: a passer is worth far more with fewer
-/// pieces left to stop it.
-const PASSED_EG: [i32; 8] = [0, 10, 15, 25, 45, 75, 120, 0];
-/// Penalty per pawn beyond the first on a file.
-const DOUBLED: Pair = (10, 20);
-/// Penalty per pawn with no pawn of its side on a neighbouring file.
-const ISOLATED: Pair = (10, 15);
-/// A rook on a file with no pawn at all.
-const ROOK_OPEN: Pair = (25, 10);
-/// A rook on a file with enemy pawns but none of its own.
-const ROOK_HALF_OPEN: Pair = (12, 5);
-/// Mobility weight per reachable square (not own-occupied, not attacked by
-/// an enemy pawn) and the count taken as average, for knight, bishop,
-/// rook, queen.
-const MOBILITY: [(Pair, i32); 4] = [((4, 4), 4), ((4, 5), 6), ((2, 4), 6), ((1, 2), 12)];
-/// Middlegame bonus per own pawn in front of a castled king (one and two
-/// ranks ahead, on the king's file and the neighbouring ones).
-const SHIELD: [i32; 2] = [12, 6];
+/// The mobility count taken as average, for knight, bishop, rook and queen:
+/// a piece gains (or loses) per reachable square above (or below) it.
+const MOBILITY_AVERAGE: [i32; 4] = [4, 6, 6, 12];
+
+/// One side's positional features, counted: what [`EngineWeights`]
+/// multiply. Each value is a count (pawns, pieces, squares), from that
+/// side's own point of view.
+///
+/// ```
+/// use games_chess::engine_eval::Features;
+/// use shakmaty::{Board, Color};
+/// let board: Board = "4k3/8/8/8/8/4P3/4P3/4K3".parse().unwrap();
+/// let white = Features::of(&board, Color::White);
+/// assert_eq!((white.doubled, white.isolated), (1, 2));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Features {
+    /// Pawns beyond the first on a file, summed over the files.
+    pub doubled: i32,
+    /// Pawns with no pawn of their side on a neighbouring file.
+    pub isolated: i32,
+    /// Passed pawns (no enemy pawn ahead on their own or a neighbouring
+    /// file) by rank counted from their own side (0 = the back rank).
+    pub passed: [i32; 8],
+    /// For knights, bishops, rooks and queens: squares each attacks that
+    /// hold no own piece and no enemy pawn attacks, less the average
+    /// ([`MOBILITY_AVERAGE`] per piece), summed over the pieces.
+    pub mobility: [i32; 4],
+    /// Rooks on a file with no pawn.
+    pub rook_open: i32,
+    /// Rooks on a file with enemy pawns but none of their own.
+    pub rook_half_open: i32,
+    /// For a king on its back rank on either wing: own pawns one and two
+    /// ranks in front of it on its file and the neighbouring ones.
+    pub shield: [i32; 2],
+}
+
+/// The weights of [`EngineEval`]'s positional terms: centipawns per unit of
+/// each [`Features`] count, as a middlegame and an endgame value (the king's
+/// pawn shield counts in the middlegame only). Penalties are negative.
+///
+/// `cargo xtask tune-eval` fits them to game results (Texel's method, see
+/// docs/benchmarks.md); [`EngineWeights::DEFAULT`] is what the engine plays.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct EngineWeights {
+    /// Per pawn beyond the first on a file.
+    pub doubled: Pair,
+    /// Per isolated pawn.
+    pub isolated: Pair,
+    /// Per passed pawn, by its rank from its own side, middlegame.
+    pub passed_mg: [i32; 8],
+    /// Per passed pawn, by rank, endgame: a passer is worth far more with
+    /// fewer pieces left to stop it.
+    pub passed_eg: [i32; 8],
+    /// Per reachable square above the average, for knight, bishop, rook and
+    /// queen.
+    pub mobility: [Pair; 4],
+    /// Per rook on an open file.
+    pub rook_open: Pair,
+    /// Per rook on a half-open file.
+    pub rook_half_open: Pair,
+    /// Per shield pawn one and two ranks in front of a castled king
+    /// (middlegame).
+    pub shield: [i32; 2],
+}
+
+impl EngineWeights {
+    /// The weights the engine plays.
+    pub const DEFAULT: EngineWeights = EngineWeights {
+        doubled: (-10, -20),
+        isolated: (-10, -15),
+        passed_mg: [0, 5, 10, 15, 30, 50, 80, 0],
+        passed_eg: [0, 10, 15, 25, 45, 75, 120, 0],
+        mobility: [(4, 4), (4, 5), (2, 4), (1, 2)],
+        rook_open: (25, 10),
+        rook_half_open: (12, 5),
+        shield: [12, 6],
+    };
+
+    /// The middlegame and endgame value of one side's `features`.
+    #[inline]
+    pub fn score(&self, f: &Features) -> Pair {
+        let (mut mg, mut eg) = (0, 0);
+        let mut add = |w: Pair, n: i32| {
+            mg += w.0 * n;
+            eg += w.1 * n;
+        };
+        add(self.doubled, f.doubled);
+        add(self.isolated, f.isolated);
+        for r in 0..8 {
+            add((self.passed_mg[r], self.passed_eg[r]), f.passed[r]);
+        }
+        for (w, &n) in self.mobility.iter().zip(&f.mobility) {
+            add(*w, n);
+        }
+        add(self.rook_open, f.rook_open);
+        add(self.rook_half_open, f.rook_half_open);
+        for (w, &n) in self.shield.iter().zip(&f.shield) {
+            add((*w, 0), n);
+        }
+        (mg, eg)
+    }
+
+    /// The weights a tuner moves, as a flat list, with their names: every
+    /// middlegame and endgame value but the passed-pawn bonuses of ranks 0
+    /// and 7 (no pawn stands there) and the shield's endgame (none).
+    pub fn tunable(&self) -> Vec<(String, i32)> {
+        let mut out = Vec::new();
+        let mut pair = |name: &str, w: Pair| {
+            out.push((format!("{name}.mg"), w.0));
+            out.push((format!("{name}.eg"), w.1));
+        };
+        pair("doubled", self.doubled);
+        pair("isolated", self.isolated);
+        for r in 1..7 {
+            pair(&format!("passed[{r}]"), (self.passed_mg[r], self.passed_eg[r]));
+        }
+        for (i, role) in ["knight", "bishop", "rook", "queen"].iter().enumerate() {
+            pair(&format!("mobility.{role}"), self.mobility[i]);
+        }
+        pair("rook_open", self.rook_open);
+        pair("rook_half_open", self.rook_half_open);
+        for (i, &w) in self.shield.iter().enumerate() {
+            out.push((format!("shield[{}]", i + 1), w));
+        }
+        out
+    }
+
+    /// The weights with the tunable values `values`, in [`tunable`](Self::tunable)'s
+    /// order; `None` if there are not as many.
+    pub fn with_tunable(&self, values: &[i32]) -> Option<EngineWeights> {
+        if values.len() != self.tunable().len() {
+            return None;
+        }
+        let mut it = values.iter().copied();
+        let mut next = || it.next().expect("counted");
+        let mut w = self.clone();
+        w.doubled = (next(), next());
+        w.isolated = (next(), next());
+        for r in 1..7 {
+            w.passed_mg[r] = next();
+            w.passed_eg[r] = next();
+        }
+        for m in &mut w.mobility {
+            *m = (next(), next());
+        }
+        w.rook_open = (next(), next());
+        w.rook_half_open = (next(), next());
+        w.shield = [next(), next()];
+        Some(w)
+    }
+
+    /// The coefficients of the tunable weights in the static value of
+    /// `board` from White's point of view (centipawns per unit of each
+    /// weight, in [`tunable`](Self::tunable)'s order): White's count less
+    /// Black's, times the game phase's share of the middlegame or the
+    /// endgame. The value is [`ChessEval::white_centipawns`] plus their dot
+    /// product with the weights, up to the integer rounding of the taper.
+    pub fn coefficients(board: &Board) -> Vec<f64> {
+        let (w, b) = (Features::of(board, Color::White), Features::of(board, Color::Black));
+        let phase = f64::from(eval::game_phase(board)) / f64::from(eval::FULL_PHASE);
+        let mut out = Vec::with_capacity(30);
+        let mut pair = |n: i32| {
+            out.push(f64::from(n) * phase);
+            out.push(f64::from(n) * (1.0 - phase));
+        };
+        pair(w.doubled - b.doubled);
+        pair(w.isolated - b.isolated);
+        for r in 1..7 {
+            pair(w.passed[r] - b.passed[r]);
+        }
+        for i in 0..4 {
+            pair(w.mobility[i] - b.mobility[i]);
+        }
+        pair(w.rook_open - b.rook_open);
+        pair(w.rook_half_open - b.rook_half_open);
+        for i in 0..2 {
+            out.push(f64::from(w.shield[i] - b.shield[i]) * phase);
+        }
+        out
+    }
+}
+
+impl Default for EngineWeights {
+    fn default() -> Self {
+        EngineWeights::DEFAULT
+    }
+}
 
 /// The files next to `file` (0 = a ... 7 = h).
 #[inline]
@@ -138,74 +313,64 @@ fn relative_rank(color: Color, rank: u32) -> u32 {
     if color == Color::White { rank } else { 7 - rank }
 }
 
-/// The positional terms of `color`, from its own point of view, as a
-/// middlegame and an endgame value: pawn structure (doubled, isolated,
-/// passed), mobility, rooks on open files, the castled king's pawn shield.
-fn side_terms(board: &Board, color: Color) -> Pair {
-    let us = board.by_color(color).0;
-    let own_pawns = (board.pawns() & board.by_color(color)).0;
-    let their_pawns = (board.pawns() & board.by_color(!color)).0;
-    let occupied = board.occupied();
-    let (mut mg, mut eg) = (0, 0);
-    for file in 0..8 {
-        let n = (own_pawns & (FILE_A << file)).count_ones() as i32;
-        if n > 1 {
-            mg -= DOUBLED.0 * (n - 1);
-            eg -= DOUBLED.1 * (n - 1);
+impl Features {
+    /// The features of `color` on `board`.
+    pub fn of(board: &Board, color: Color) -> Features {
+        let us = board.by_color(color).0;
+        let own_pawns = (board.pawns() & board.by_color(color)).0;
+        let their_pawns = (board.pawns() & board.by_color(!color)).0;
+        let occupied = board.occupied();
+        let mut f = Features::default();
+        for file in 0..8 {
+            let n = (own_pawns & (FILE_A << file)).count_ones() as i32;
+            if n > 1 {
+                f.doubled += n - 1;
+            }
+            if n > 0 && own_pawns & adjacent_files(file) == 0 {
+                f.isolated += n;
+            }
         }
-        if n > 0 && own_pawns & adjacent_files(file) == 0 {
-            mg -= ISOLATED.0 * n;
-            eg -= ISOLATED.1 * n;
+        for sq in Bitboard(own_pawns) {
+            let (file, rank) = (sq.file().to_u32(), sq.rank().to_u32());
+            let span = ((FILE_A << file) | adjacent_files(file)) & ranks_ahead(color, rank);
+            if their_pawns & span == 0 {
+                f.passed[relative_rank(color, rank) as usize] += 1;
+            }
         }
-    }
-    for sq in Bitboard(own_pawns) {
-        let (file, rank) = (sq.file().to_u32(), sq.rank().to_u32());
-        let span = ((FILE_A << file) | adjacent_files(file)) & ranks_ahead(color, rank);
-        if their_pawns & span == 0 {
-            let r = relative_rank(color, rank) as usize;
-            mg += PASSED_MG[r];
-            eg += PASSED_EG[r];
-        }
-    }
-    let reachable = !us & !pawn_attacks(!color, their_pawns);
-    for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen].into_iter().enumerate() {
-        let ((per_mg, per_eg), average) = MOBILITY[i];
-        for sq in board.by_piece(role.of(color)) {
-            let attacked = match role {
-                Role::Knight => attacks::knight_attacks(sq),
-                Role::Bishop => attacks::bishop_attacks(sq, occupied),
-                Role::Rook => attacks::rook_attacks(sq, occupied),
-                _ => attacks::queen_attacks(sq, occupied),
-            };
-            let n = (attacked.0 & reachable).count_ones() as i32 - average;
-            mg += per_mg * n;
-            eg += per_eg * n;
-            if role == Role::Rook {
-                let file = FILE_A << sq.file().to_u32();
-                if (own_pawns | their_pawns) & file == 0 {
-                    mg += ROOK_OPEN.0;
-                    eg += ROOK_OPEN.1;
-                } else if own_pawns & file == 0 {
-                    mg += ROOK_HALF_OPEN.0;
-                    eg += ROOK_HALF_OPEN.1;
+        let reachable = !us & !pawn_attacks(!color, their_pawns);
+        for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen].into_iter().enumerate() {
+            for sq in board.by_piece(role.of(color)) {
+                let attacked = match role {
+                    Role::Knight => attacks::knight_attacks(sq),
+                    Role::Bishop => attacks::bishop_attacks(sq, occupied),
+                    Role::Rook => attacks::rook_attacks(sq, occupied),
+                    _ => attacks::queen_attacks(sq, occupied),
+                };
+                f.mobility[i] += (attacked.0 & reachable).count_ones() as i32 - MOBILITY_AVERAGE[i];
+                if role == Role::Rook {
+                    let file = FILE_A << sq.file().to_u32();
+                    if (own_pawns | their_pawns) & file == 0 {
+                        f.rook_open += 1;
+                    } else if own_pawns & file == 0 {
+                        f.rook_half_open += 1;
+                    }
                 }
             }
         }
-    }
-    if let Some(king) = board.king_of(color) {
-        let file = king.file().to_u32();
-        let rank = king.rank().to_u32();
-        // A king castled (or gone) to either wing, on its back rank.
-        if relative_rank(color, rank) == 0 && !(3..=4).contains(&file) {
-            let files = (FILE_A << file) | adjacent_files(file);
-            for (i, bonus) in SHIELD.iter().enumerate() {
-                let r = if color == Color::White { rank + 1 + i as u32 } else { rank - 1 - i as u32 };
-                let shield = own_pawns & files & (0xFF << (8 * r));
-                mg += bonus * shield.count_ones() as i32;
+        if let Some(king) = board.king_of(color) {
+            let file = king.file().to_u32();
+            let rank = king.rank().to_u32();
+            // A king castled (or gone) to either wing, on its back rank.
+            if relative_rank(color, rank) == 0 && !(3..=4).contains(&file) {
+                let files = (FILE_A << file) | adjacent_files(file);
+                for (i, count) in f.shield.iter_mut().enumerate() {
+                    let r = if color == Color::White { rank + 1 + i as u32 } else { rank - 1 - i as u32 };
+                    *count = (own_pawns & files & (0xFF << (8 * r))).count_ones() as i32;
+                }
             }
         }
+        f
     }
-    (mg, eg)
 }
 
 impl Evaluator<ChessGame> for EngineEval {
@@ -223,6 +388,52 @@ impl Evaluator<ChessGame> for EngineEval {
     fn noisy_moves(&self, state: &ChessGame, out: &mut Vec<Move>) {
         let board = state.position().board();
         eval::tactical_moves(state, out, |m| see::see_at_least(board, m, 0));
+    }
+}
+
+/// [`EngineEval`] with other positional weights than the engine's (a
+/// tuner's candidate, for a match against the engine): the same static
+/// value with `weights`, the same quiescence moves.
+///
+/// ```
+/// use games_chess::engine_eval::{EngineWeights, WeightedEval};
+/// use games_chess::{ChessGame, EngineEval};
+/// use search_core::Evaluator;
+///
+/// let g = ChessGame::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")?;
+/// let same = WeightedEval::new(EngineWeights::DEFAULT);
+/// assert_eq!(same.evaluate(&g), EngineEval.evaluate(&g));
+/// let passers = WeightedEval::new(EngineWeights { passed_eg: [0, 200, 0, 0, 0, 0, 0, 0], ..EngineWeights::DEFAULT });
+/// assert!(passers.evaluate(&g) > EngineEval.evaluate(&g));
+/// # Ok::<(), search_core::GameError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WeightedEval {
+    weights: std::sync::Arc<EngineWeights>,
+}
+
+impl WeightedEval {
+    /// The engine's evaluation with `weights`.
+    pub fn new(weights: EngineWeights) -> Self {
+        WeightedEval { weights: std::sync::Arc::new(weights) }
+    }
+
+    /// Its weights.
+    pub fn weights(&self) -> &EngineWeights {
+        &self.weights
+    }
+}
+
+impl Evaluator<ChessGame> for WeightedEval {
+    const PERSPECTIVE: Perspective = Perspective::SideToMove;
+
+    #[inline]
+    fn evaluate(&self, state: &ChessGame) -> f64 {
+        eval::side_to_move(state, |board| EngineEval::white_centipawns_with(board, &self.weights))
+    }
+
+    fn noisy_moves(&self, state: &ChessGame, out: &mut Vec<Move>) {
+        EngineEval.noisy_moves(state, out);
     }
 }
 
@@ -246,13 +457,19 @@ mod tests {
     fn pawn_structure_terms() {
         // Kings only on the board besides the pawns: the endgame values.
         // A lone white pawn on e2 is passed and isolated.
-        assert_eq!(terms("4k3/8/8/8/8/8/4P3/4K3"), PASSED_EG[1] - ISOLATED.1);
+        assert_eq!(
+            terms("4k3/8/8/8/8/8/4P3/4K3"),
+            EngineWeights::DEFAULT.passed_eg[1] + EngineWeights::DEFAULT.isolated.1
+        );
         // A black pawn on e3 stops it: neither is passed; both isolated.
         assert_eq!(terms("4k3/8/8/8/8/4p3/4P3/4K3"), 0);
         // Doubled, isolated white pawns on e2 and e3 and an isolated black
         // pawn on d7; none is passed (each has an enemy pawn ahead on a
         // neighbouring file).
-        assert_eq!(terms("4k3/3p4/8/8/8/4P3/4P3/4K3"), -DOUBLED.1 - 2 * ISOLATED.1 + ISOLATED.1);
+        assert_eq!(
+            terms("4k3/3p4/8/8/8/4P3/4P3/4K3"),
+            EngineWeights::DEFAULT.doubled.1 + EngineWeights::DEFAULT.isolated.1
+        );
         // Connected passers on the seventh rank gain more than on the
         // second.
         assert!(terms("4k3/PP6/8/8/8/8/8/4K3") > terms("4k3/8/8/8/8/8/PP6/4K3"));

@@ -32,12 +32,13 @@
 use rand::RngCore;
 use search_core::agent::{Choice, Thought};
 use search_core::backup::Minimax;
-use search_core::search::{Limits, Lmr, Options, Search, SearchResult, TtDepth};
+use search_core::search::{DynSearch, Limits, Lmr, Options, Search, SearchResult, TtDepth};
 use search_core::{Agent, GameError, ParamError};
 use shakmaty::Move;
 use strength::agents::{AgentFactory, BoxedAgent};
 use strength::spec::{AgentSpec, SpecError};
 
+use crate::engine_eval::{EngineWeights, WeightedEval};
 use crate::{ChessGame, EngineEval};
 
 /// The version of how the engine plays at a node budget. Bump it whenever
@@ -105,10 +106,17 @@ pub fn chosen_move(result: &SearchResult<Move>) -> Option<Move> {
 
 /// The full-strength engine searching `nodes` nodes a move (see the
 /// [module docs](self)).
-#[derive(Debug)]
 pub struct KibitzAgent {
-    search: KibitzSearch,
+    search: Box<dyn DynSearch<ChessGame> + Send>,
     nodes: u64,
+    /// Other positional weights than the engine's, if any.
+    weights: Option<EngineWeights>,
+}
+
+impl std::fmt::Debug for KibitzAgent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KibitzAgent").field("nodes", &self.nodes).field("weights", &self.weights).finish()
+    }
 }
 
 impl KibitzAgent {
@@ -119,7 +127,19 @@ impl KibitzAgent {
         if nodes == 0 {
             return Err(ParamError::new("nodes", "must be at least 1"));
         }
-        Ok(KibitzAgent { search: kibitz_search(TABLE_MIB)?, nodes })
+        Ok(KibitzAgent { search: Box::new(kibitz_search(TABLE_MIB)?), nodes, weights: None })
+    }
+
+    /// The engine searching `nodes` nodes a move with the positional
+    /// weights `weights` instead of its own ([`WeightedEval`]): a tuner's
+    /// candidate, to play against the engine.
+    ///
+    /// Errors: as [`new`](Self::new).
+    pub fn with_weights(nodes: u64, weights: EngineWeights) -> Result<Self, ParamError> {
+        let mut agent = KibitzAgent::new(nodes)?;
+        agent.search = Box::new(Search::new(Minimax, WeightedEval::new(weights.clone()), engine_options(TABLE_MIB))?);
+        agent.weights = Some(weights);
+        Ok(agent)
     }
 
     /// Its node budget per move.
@@ -130,7 +150,10 @@ impl KibitzAgent {
 
 impl Agent<ChessGame> for KibitzAgent {
     fn name(&self) -> String {
-        format!("kibitz:nodes={}", self.nodes)
+        match &self.weights {
+            Some(_) => format!("kibitz:nodes={} (other weights)", self.nodes),
+            None => format!("kibitz:nodes={}", self.nodes),
+        }
     }
 
     fn choose(&mut self, state: &ChessGame, rng: &mut dyn RngCore) -> Result<Move, GameError> {
@@ -152,7 +175,9 @@ impl Agent<ChessGame> for KibitzAgent {
     }
 }
 
-/// Builds `kibitz:nodes=N`.
+/// Builds `kibitz:nodes=N[,weights=FILE]`: `FILE` a JSON file of
+/// [`EngineWeights`], or the summary `cargo xtask tune-eval` writes (its
+/// `weights_after`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct KibitzAgents;
 
@@ -164,13 +189,28 @@ pub struct KibitzAgents;
 /// assert!(games_chess::kibitz::read_spec(&"kibitz".parse().unwrap()).is_err());
 /// ```
 pub fn read_spec(spec: &AgentSpec) -> Result<u64, SpecError> {
+    Ok(read_full_spec(spec)?.0)
+}
+
+/// The node budget and the weights file of a `kibitz:nodes=N[,weights=FILE]` spec.
+fn read_full_spec(spec: &AgentSpec) -> Result<(u64, Option<String>), SpecError> {
     let mut r = spec.reader();
     let nodes: u64 = r.require("nodes")?;
-    r.finish(&["nodes"])?;
+    let weights: Option<String> = r.take("weights")?;
+    r.finish(&["nodes", "weights"])?;
     if nodes == 0 {
         return Err(SpecError::new(spec, "nodes must be at least 1"));
     }
-    Ok(nodes)
+    Ok((nodes, weights))
+}
+
+/// The weights in the JSON file `path`: [`EngineWeights`] itself, or an
+/// object with them as `weights_after` (what `tune-eval` writes).
+fn read_weights(path: &str) -> Result<EngineWeights, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+    let weights = value.get("weights_after").cloned().unwrap_or(value);
+    serde_json::from_value(weights).map_err(|e| format!("{path}: not engine weights: {e}"))
 }
 
 impl AgentFactory<ChessGame> for KibitzAgents {
@@ -178,20 +218,37 @@ impl AgentFactory<ChessGame> for KibitzAgents {
         if spec.kind() != "kibitz" {
             return Ok(None);
         }
-        let nodes = read_spec(spec)?;
-        let agent = KibitzAgent::new(nodes).map_err(|e| SpecError::new(spec, e.to_string()))?;
-        Ok(Some(Box::new(agent)))
+        let (nodes, file) = read_full_spec(spec)?;
+        let agent = match file {
+            None => KibitzAgent::new(nodes),
+            Some(path) => {
+                let weights = read_weights(&path).map_err(|e| SpecError::new(spec, e))?;
+                KibitzAgent::with_weights(nodes, weights)
+            }
+        };
+        Ok(Some(Box::new(agent.map_err(|e| SpecError::new(spec, e.to_string()))?)))
     }
 
     fn kinds(&self) -> Vec<(String, String)> {
         vec![(
-            "kibitz:nodes=N".into(),
-            "the kibitz engine at full strength, searching N nodes a move on one thread".into(),
+            "kibitz:nodes=N[,weights=FILE]".into(),
+            "the kibitz engine at full strength, searching N nodes a move on one thread (with the evaluation \
+             weights of FILE, a tune-eval result)"
+                .into(),
         )]
     }
 
+    /// `kibitz PLAY_VERSION`, and with a weights file, a hash of the
+    /// weights it holds (games with other weights are other games).
     fn play_version(&self, spec: &AgentSpec) -> Option<String> {
-        (spec.kind() == "kibitz").then(|| format!("kibitz {PLAY_VERSION}"))
+        if spec.kind() != "kibitz" {
+            return None;
+        }
+        let weights = read_full_spec(spec).ok().and_then(|(_, f)| f).map(|path| match read_weights(&path) {
+            Ok(w) => format!(" weights {:016x}", crate::human::fnv1a(format!("{w:?}").as_bytes())),
+            Err(_) => " weights unreadable".to_string(),
+        });
+        Some(format!("kibitz {PLAY_VERSION}{}", weights.unwrap_or_default()))
     }
 }
 
@@ -228,10 +285,45 @@ mod tests {
     #[test]
     fn bad_specs_are_refused_and_the_play_version_is_stated() {
         let roster = Roster::new().with(KibitzAgents);
-        for bad in ["kibitz", "kibitz:nodes=0", "kibitz:nodes=-5", "kibitz:nodes=100,depth=3", "kibitz:nodes=abc"] {
+        for bad in [
+            "kibitz",
+            "kibitz:nodes=0",
+            "kibitz:nodes=-5",
+            "kibitz:nodes=100,depth=3",
+            "kibitz:nodes=abc",
+            "kibitz:nodes=100,weights=/no/such/file.json",
+        ] {
             assert!(roster.build(bad).is_err(), "{bad} was accepted");
         }
         assert_eq!(roster.play_version(&"kibitz:nodes=10".parse().unwrap()), Some(format!("kibitz {PLAY_VERSION}")));
         assert_eq!(roster.play_version(&"alphabeta:depth=2".parse().unwrap()), None);
+    }
+
+    #[test]
+    fn a_weights_file_plays_other_weights_and_the_engines_own_play_the_same() {
+        let dir = std::env::temp_dir().join(format!("kibitz-weights-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let own = dir.join("own.json");
+        std::fs::write(&own, serde_json::to_string(&EngineWeights::DEFAULT).unwrap()).unwrap();
+        let other = dir.join("summary.json");
+        let odd = EngineWeights { mobility: [(-20, -20); 4], ..EngineWeights::DEFAULT };
+        std::fs::write(&other, serde_json::json!({ "k": 1.0, "weights_after": odd }).to_string()).unwrap();
+        let roster = Roster::new().with(KibitzAgents);
+        let g = ChessGame::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+        let play = |spec: &str| roster.build(spec).unwrap().choose(&g, &mut rng::seeded(1)).unwrap();
+        assert_eq!(play(&format!("kibitz:nodes=2000,weights={}", own.display())), play("kibitz:nodes=2000"));
+        let versions: Vec<Option<String>> = [
+            format!("kibitz:nodes=9,weights={}", own.display()),
+            format!("kibitz:nodes=9,weights={}", other.display()),
+        ]
+        .iter()
+        .map(|s| roster.play_version(&s.parse().unwrap()))
+        .collect();
+        assert_ne!(versions[0], versions[1]);
+        assert!(versions[0].as_ref().unwrap().starts_with(&format!("kibitz {PLAY_VERSION} weights ")));
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, "{\"doubled\": 3}").unwrap();
+        assert!(roster.build(&format!("kibitz:nodes=9,weights={}", bad.display())).is_err());
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

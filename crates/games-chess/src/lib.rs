@@ -22,7 +22,7 @@
 
 #![deny(missing_docs)]
 
-mod engine_eval;
+pub mod engine_eval;
 mod eval;
 pub mod external;
 mod game;

@@ -67,6 +67,12 @@ pub fn load_corpus() -> Result<(Corpus, String), String> {
     read_corpus(&CORPUS_FILES.iter().map(|f| data_dir().join(f)).collect::<Vec<_>>())
 }
 
+/// Every file of `data/human/` (not only the trainer's [`CORPUS_FILES`]),
+/// read as the trainer reads them, and its fingerprint.
+pub fn load_all_corpus() -> Result<(Corpus, String), String> {
+    read_corpus(&data_files()?)
+}
+
 /// `data/human/`.
 fn data_dir() -> PathBuf {
     root().join("data/human")
@@ -141,7 +147,8 @@ impl Table {
     }
 }
 
-fn bar(len: usize, what: &str) -> ProgressBar {
+/// A progress bar of `len` steps of `what`.
+pub(crate) fn bar(len: usize, what: &str) -> ProgressBar {
     let b = ProgressBar::new(len as u64);
     if let Ok(s) =
         ProgressStyle::with_template(&format!("{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what}, eta {{eta}}"))

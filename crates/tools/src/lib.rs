@@ -1,6 +1,6 @@
 //! The project's tools, one module per `cargo xtask` command: [`bench`](mod@bench),
 //! [`demo`], [`perft`], [`solve`], [`book`], [`wac`], [`soak`],
-//! [`tablebase`], [`nash`], and [`human`] (the human-like chess model's
+//! [`tablebase`], [`nash`], [`tune`] (the chess engine's evaluation weights), and [`human`] (the human-like chess model's
 //! trainer and its evaluation). Each has an `Args` (its command line) and
 //! a `run` function. Unpublished.
 
@@ -17,6 +17,7 @@ pub mod perft;
 pub mod soak;
 pub mod solve;
 pub mod tablebase;
+pub mod tune;
 pub mod wac;
 
 use taskkit::TaskResult;

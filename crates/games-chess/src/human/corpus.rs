@@ -228,6 +228,8 @@ pub struct CorpusGame {
     pub split: Split,
     /// Its time control, when the file gives one that parses.
     pub time_control: Option<TimeControl>,
+    /// White's score (1, ½ or 0), when the file gives the result.
+    pub result: Option<f64>,
 }
 
 /// One decision of a rated player: the position (after the moves before
@@ -341,6 +343,17 @@ fn csv_records(text: &str, file: &str) -> Result<Vec<(usize, Vec<String>)>, CsvE
     Ok(out)
 }
 
+/// White's score of a PGN result (`1-0`, `0-1`, `1/2-1/2`); `None` for `*`
+/// or anything else.
+fn white_score(result: &str) -> Option<f64> {
+    match result.trim() {
+        "1-0" => Some(1.0),
+        "0-1" => Some(0.0),
+        "1/2-1/2" => Some(0.5),
+        _ => None,
+    }
+}
+
 /// The trimmed field of column `column` of a CSV record, if the file has
 /// that column and the record that field.
 fn cell(fields: &[String], column: Option<usize>) -> Option<&str> {
@@ -383,7 +396,8 @@ impl Corpus {
     /// and `BlackElo` (or `white_rating`, `black_rating`), the movetext in
     /// `Moves`, `moves` or `PGN` (SAN, with or without move numbers), and
     /// optionally `White`/`Black` (or `white_id`/`black_id`), `Variant`,
-    /// `FEN`, `SetUp`, `Site`, `GameId` or `id`, the time control as
+    /// `FEN`, `SetUp`, `Site`, `GameId` or `id`, the result as `Result`
+    /// (`1-0`, `0-1`, `1/2-1/2`) or `winner` (`white`, `black`, `draw`), the time control as
     /// `TimeControl` (seconds, `300+3`) or `increment_code` (minutes,
     /// `5+3`), `rated` (a game whose value is `FALSE` is left out as
     /// [`Skip::Unrated`]) and `turns` (the number of plies: a game whose
@@ -401,6 +415,7 @@ impl Corpus {
     /// c.add_csv("g.csv", csv)?;
     /// assert_eq!(c.games.len(), 1);
     /// assert_eq!(c.games[0].time_control, TimeControl::from_tag("900+15"));
+    /// assert_eq!(c.games[0].result, None); // no result column
     /// let skipped: Vec<(Skip, usize)> = c.skipped.iter().map(|s| (s.reason, s.line)).collect();
     /// assert_eq!(skipped, [(Skip::Unparsable, 3), (Skip::Unrated, 4), (Skip::Unparsable, 5)]);
     /// # Ok::<(), games_chess::human::CsvError>(())
@@ -427,7 +442,9 @@ impl Corpus {
             ("Site", col(&["Site"])),
             ("GameId", col(&["GameId", "id"])),
             ("TimeControl", col(&["TimeControl"])),
+            ("Result", col(&["Result"])),
         ];
+        let winner_col = col(&["winner"]);
         let minutes_col = col(&["increment_code"]);
         let rated_col = col(&["rated"]);
         let turns_col = col(&["turns"]);
@@ -460,6 +477,17 @@ impl Corpus {
                 if let Some(v) = cell(fields, *c).filter(|v| !v.is_empty() && *v != "NA") {
                     game.tags.push(((*tag).to_string(), v.to_string()));
                 }
+            }
+            // A winner (`white`, `black`, `draw`) becomes the PGN result.
+            if game.tag("Result").is_none()
+                && let Some(result) = cell(fields, winner_col).and_then(|w| match w.to_ascii_lowercase().as_str() {
+                    "white" => Some("1-0"),
+                    "black" => Some("0-1"),
+                    "draw" => Some("1/2-1/2"),
+                    _ => None,
+                })
+            {
+                game.tags.push(("Result".into(), result.into()));
             }
             // A minutes code becomes the PGN tag's seconds.
             if game.tag("TimeControl").is_none()
@@ -525,6 +553,7 @@ impl Corpus {
             ratings: [w, b],
             moves,
             time_control: g.tag("TimeControl").and_then(TimeControl::from_tag),
+            result: g.result.as_deref().or(g.tag("Result")).and_then(white_score),
         });
     }
 
@@ -650,6 +679,25 @@ mod tests {
         c.add_csv("g.csv", "id,TimeControl,increment_code,white_rating,black_rating,moves\nz,60+0,10+0,900,900,e4\n")
             .unwrap();
         assert_eq!(c.games[0].time_control, TimeControl::from_tag("60+0"));
+    }
+
+    #[test]
+    fn results_come_from_the_movetext_the_result_tag_or_the_winner_column() {
+        let mut c = Corpus::new();
+        c.add_pgn(
+            "r.pgn",
+            "[Site \"https://lichess.org/r1\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1400\"]\n\n1. e4 0-1\n\n\
+             [Site \"https://lichess.org/r2\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1400\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5\n\n\
+             [Site \"https://lichess.org/r3\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1400\"]\n\n1. e4 *\n",
+        );
+        let got: Vec<Option<f64>> = c.games.iter().map(|g| g.result).collect();
+        assert_eq!(got, [Some(0.0), Some(0.5), None]);
+        let mut c = Corpus::new();
+        let csv = "id,winner,white_rating,black_rating,moves\na,white,900,900,e4\nb,Black,900,900,e4\n\
+                   c,draw,900,900,e4\nd,unknown,900,900,e4\n";
+        c.add_csv("w.csv", csv).unwrap();
+        let got: Vec<Option<f64>> = c.games.iter().map(|g| g.result).collect();
+        assert_eq!(got, [Some(1.0), Some(0.0), Some(0.5), None]);
     }
 
     #[test]

@@ -1,0 +1,418 @@
+//! `cargo xtask tune-eval`: fits the chess engine's positional weights
+//! ([`EngineWeights`]) to game results by Texel's method.
+//!
+//! The positions come from the engine's own games (`--source selfplay`: the
+//! engine at `--nodes` nodes a move against itself from the calibration's
+//! balanced random openings, seeded) or from the rated games of
+//! `data/human/` (`--source human`). Every quiet position (from ply
+//! `--from-ply` on; not in check, and no capture or promotion that does not
+//! lose material by static exchange, so that the static value stands for
+//! the position) is labelled with the game's result for White. The model
+//! predicts White's score as `1 / (1 + 10^(−K·e/400))`, with `e` the
+//! engine's static value from White's side: [`ChessEval`]'s material and
+//! piece-square value (held fixed) plus the positional terms, which are
+//! linear in the weights ([`EngineWeights::coefficients`]). `K` is fitted
+//! first with the weights the engine plays; then the weights are fitted to
+//! the squared error by Levenberg–Marquardt on the train split's games, and
+//! the validation split's error is reported for both. The test split is
+//! never read.
+//!
+//! The fitted weights are written as JSON (`--out`); the engine plays
+//! [`EngineWeights::DEFAULT`] until a match accepts new ones (see
+//! docs/benchmarks.md).
+
+use std::path::PathBuf;
+
+use games_chess::engine_eval::EngineWeights;
+use games_chess::human::Split;
+use games_chess::kibitz::KibitzAgent;
+use games_chess::shakmaty::Move;
+use games_chess::shakmaty::Position as _;
+use games_chess::{ChessEval, ChessGame, EngineEval};
+use rayon::prelude::*;
+use search_core::Player;
+use search_core::arena::play_match;
+use search_core::rng::derive_seed;
+use search_core::{Evaluator, Game};
+use serde::Serialize;
+
+use crate::TaskResult;
+
+/// Where the labelled positions come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Source {
+    /// The engine's own games at `--nodes` nodes a move.
+    Selfplay,
+    /// The rated games of `data/human/`.
+    Human,
+}
+
+/// Arguments of `cargo xtask tune-eval`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// Where the positions come from.
+    #[arg(long, value_enum, default_value_t = Source::Selfplay)]
+    pub source: Source,
+    /// Self-play: games to play (one per opening; the engine is
+    /// deterministic, so swapping colours would repeat the game).
+    #[arg(long, default_value_t = 4000)]
+    pub games: usize,
+    /// Self-play: the engine's nodes a move (`kibitz:nodes=N`).
+    #[arg(long, default_value_t = 2000)]
+    pub nodes: u64,
+    /// The first ply of a game whose positions are used (the opening before
+    /// it is mostly book).
+    #[arg(long, default_value_t = 12)]
+    pub from_ply: usize,
+    /// At most this many positions (a deterministic, seeded sample when the
+    /// games hold more).
+    #[arg(long, default_value_t = 500_000)]
+    pub max_positions: usize,
+    /// The seed of the openings and of the sample.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Levenberg–Marquardt iterations at most.
+    #[arg(long, default_value_t = 40)]
+    pub iterations: usize,
+    /// Where to write the fitted weights and the fit's summary (JSON).
+    #[arg(long, default_value = "target/tune-eval/weights.json")]
+    pub out: PathBuf,
+}
+
+/// One labelled position: White's score, the fixed part of its value and
+/// the coefficients of the tunable weights.
+struct Sample {
+    result: f64,
+    base: f64,
+    x: Vec<f64>,
+    train: bool,
+}
+
+/// What `tune-eval` writes.
+#[derive(Debug, Serialize)]
+struct Summary {
+    positions_train: usize,
+    positions_validation: usize,
+    k: f64,
+    mse_train_before: f64,
+    mse_train_after: f64,
+    mse_validation_before: f64,
+    mse_validation_after: f64,
+    weights_before: EngineWeights,
+    weights_after: EngineWeights,
+    corpus: String,
+}
+
+/// `cargo xtask tune-eval`.
+pub fn run(args: Args) -> TaskResult {
+    let (games, fingerprint) = match args.source {
+        Source::Human => {
+            let (corpus, fingerprint) = crate::human::load_all_corpus()?;
+            let games = corpus
+                .games
+                .iter()
+                .filter(|g| g.split != Split::Test)
+                .map(|g| Labelled {
+                    start: ChessGame::startpos(),
+                    moves: g.moves.clone(),
+                    result: g.result,
+                    train: g.split == Split::Train,
+                })
+                .collect();
+            (games, format!("data/human/ (fingerprint {fingerprint})"))
+        }
+        Source::Selfplay => {
+            let games = selfplay(args.games, args.nodes, args.seed)?;
+            (games, format!("{} self-play games, kibitz:nodes={}, seed {}", args.games, args.nodes, args.seed))
+        }
+    };
+    eprintln!("tune-eval: {} games ({fingerprint})", games.len());
+    let samples = samples(&games, &args);
+    let train: Vec<&Sample> = samples.iter().filter(|s| s.train).collect();
+    let validation: Vec<&Sample> = samples.iter().filter(|s| !s.train).collect();
+    if train.is_empty() || validation.is_empty() {
+        return Err("tune-eval: no quiet positions with a result in the train or validation split".into());
+    }
+    eprintln!("tune-eval: {} train and {} validation positions", train.len(), validation.len());
+    let before = EngineWeights::DEFAULT;
+    let w0: Vec<f64> = before.tunable().iter().map(|(_, v)| f64::from(*v)).collect();
+    let k = fit_k(&train, &w0);
+    let mse_train_before = mse(&train, &w0, k);
+    let mse_validation_before = mse(&validation, &w0, k);
+    eprintln!(
+        "tune-eval: K = {k:.3}; squared error {mse_train_before:.6} (train), {mse_validation_before:.6} (validation)"
+    );
+    let fitted = levenberg_marquardt(&train, &w0, k, args.iterations);
+    let rounded: Vec<i32> = fitted.iter().map(|v| v.round() as i32).collect();
+    let after = before.with_tunable(&rounded).ok_or("tune-eval: the weights do not match the tunable list")?;
+    let w1: Vec<f64> = rounded.iter().map(|&v| f64::from(v)).collect();
+    let summary = Summary {
+        positions_train: train.len(),
+        positions_validation: validation.len(),
+        k,
+        mse_train_before,
+        mse_train_after: mse(&train, &w1, k),
+        mse_validation_before,
+        mse_validation_after: mse(&validation, &w1, k),
+        weights_before: before.clone(),
+        weights_after: after.clone(),
+        corpus: fingerprint,
+    };
+    println!("| weight | engine | fitted |\n| --- | ---: | ---: |");
+    for ((name, old), new) in before.tunable().iter().zip(&rounded) {
+        println!("| {name} | {old} | {new} |");
+    }
+    println!(
+        "\nK = {:.3}; squared error: train {:.6} → {:.6}, validation {:.6} → {:.6} ({} and {} positions)",
+        summary.k,
+        summary.mse_train_before,
+        summary.mse_train_after,
+        summary.mse_validation_before,
+        summary.mse_validation_after,
+        summary.positions_train,
+        summary.positions_validation
+    );
+    if let Some(dir) = args.out.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    taskkit::write_atomic(&args.out, &serde_json::to_string_pretty(&summary)?)?;
+    eprintln!("tune-eval: written to {}", args.out.display());
+    Ok(())
+}
+
+/// A game to take positions from: its start, its moves, White's score
+/// (`None`: unknown) and whether it is a train game (else validation).
+struct Labelled {
+    start: ChessGame,
+    moves: Vec<Move>,
+    result: Option<f64>,
+    train: bool,
+}
+
+/// `games` games of the engine at `nodes` nodes a move against itself, one
+/// from each of the chess calibration's balanced random openings (seed
+/// `seed`); a game the ply limit stops has no result.
+fn selfplay(games: usize, nodes: u64, seed: u64) -> Result<Vec<Labelled>, Box<dyn std::error::Error>> {
+    let setup = registry::chess_setup()?;
+    let openings = setup.random_openings(games, seed)?;
+    let bar = crate::human::bar(games, "self-play games");
+    let played: Result<Vec<Labelled>, String> = openings
+        .par_iter()
+        .enumerate()
+        .map(|(i, opening)| {
+            let start = setup.parse_opening(opening).map_err(|e| e.to_string())?;
+            let new = || KibitzAgent::new(nodes).map_err(|e| e.to_string());
+            let (mut white, mut black) = (new()?, new()?);
+            let record = play_match(&start, &mut white, &mut black, derive_seed(seed, i as u64), Some(MAX_PLIES))
+                .map_err(|e| e.to_string())?;
+            bar.inc(1);
+            // White moves first from every opening (an even number of plies).
+            let result = record.outcome.map(|o| (o.value_for(Player::First, 1.0) + 1.0) / 2.0);
+            Ok(Labelled { start, moves: record.moves, result, train: i % 10 != 9 })
+        })
+        .collect();
+    bar.finish();
+    Ok(played?)
+}
+
+/// The ply limit of a self-play game.
+const MAX_PLIES: usize = 400;
+
+/// The quiet positions of the games with a result, sampled down to
+/// `args.max_positions` (each position kept with the same probability,
+/// decided by a hash of the seed, the game and the ply).
+fn samples(games: &[Labelled], args: &Args) -> Vec<Sample> {
+    let total: usize =
+        games.iter().filter(|g| g.result.is_some()).map(|g| g.moves.len().saturating_sub(args.from_ply)).sum();
+    // Quiet positions are roughly half of all: sample from the total.
+    let keep = (args.max_positions as f64 / total.max(1) as f64 * 2.0).min(1.0);
+    let mut out = Vec::new();
+    let mut noisy = Vec::new();
+    for (gi, g) in games.iter().enumerate() {
+        let Some(result) = g.result else { continue };
+        let mut state = g.start.clone();
+        for (ply, &mv) in g.moves.iter().enumerate() {
+            let draw = derive_seed(derive_seed(args.seed, gi as u64), ply as u64) as f64 / u64::MAX as f64;
+            if ply >= args.from_ply && draw < keep && out.len() < args.max_positions && !state.is_check() {
+                noisy.clear();
+                EngineEval.noisy_moves(&state, &mut noisy);
+                if noisy.is_empty() {
+                    let board = state.position().board();
+                    out.push(Sample {
+                        result,
+                        base: f64::from(ChessEval::white_centipawns(board)),
+                        x: EngineWeights::coefficients(board),
+                        train: g.train,
+                    });
+                }
+            }
+            state.play(mv);
+        }
+    }
+    out
+}
+
+/// The predicted score of `s` with weights `w` and scale `k`, and the
+/// derivative of the score with respect to the value.
+fn predict(s: &Sample, w: &[f64], k: f64) -> (f64, f64) {
+    let e = s.base + s.x.iter().zip(w).map(|(x, w)| x * w).sum::<f64>();
+    let c = k * std::f64::consts::LN_10 / 400.0;
+    let p = 1.0 / (1.0 + (-c * e).exp());
+    (p, c * p * (1.0 - p))
+}
+
+/// The mean squared error of the predicted scores.
+fn mse(samples: &[&Sample], w: &[f64], k: f64) -> f64 {
+    samples.iter().map(|s| (s.result - predict(s, w, k).0).powi(2)).sum::<f64>() / samples.len() as f64
+}
+
+/// The `K` of least squared error with weights `w` (golden-section search
+/// on `ln K` over [0.05, 5]).
+fn fit_k(samples: &[&Sample], w: &[f64]) -> f64 {
+    let f = |lnk: f64| mse(samples, w, lnk.exp());
+    let (mut a, mut b) = (0.05f64.ln(), 5f64.ln());
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut c, mut d) = (b - g * (b - a), a + g * (b - a));
+    let (mut fc, mut fd) = (f(c), f(d));
+    for _ in 0..60 {
+        if fc < fd {
+            b = d;
+            (d, fd) = (c, fc);
+            c = b - g * (b - a);
+            fc = f(c);
+        } else {
+            a = c;
+            (c, fc) = (d, fd);
+            d = a + g * (b - a);
+            fd = f(d);
+        }
+    }
+    ((a + b) / 2.0).exp()
+}
+
+/// Levenberg–Marquardt on the squared error, from `w0`, at most
+/// `iterations` accepted or rejected steps; stops when a step changes the
+/// error by less than 1e-10.
+fn levenberg_marquardt(samples: &[&Sample], w0: &[f64], k: f64, iterations: usize) -> Vec<f64> {
+    let n = w0.len();
+    let mut w = w0.to_vec();
+    let mut err = mse(samples, &w, k);
+    let mut lambda = 1e-3;
+    for _ in 0..iterations {
+        let mut jtj = vec![0.0; n * n];
+        let mut jtr = vec![0.0; n];
+        for s in samples {
+            let (p, dp) = predict(s, &w, k);
+            let r = s.result - p;
+            for i in 0..n {
+                let ji = dp * s.x[i];
+                if ji == 0.0 {
+                    continue;
+                }
+                jtr[i] += ji * r;
+                for j in i..n {
+                    jtj[i * n + j] += ji * dp * s.x[j];
+                }
+            }
+        }
+        for i in 0..n {
+            for j in 0..i {
+                jtj[i * n + j] = jtj[j * n + i];
+            }
+        }
+        let mut damped = jtj.clone();
+        for i in 0..n {
+            damped[i * n + i] += lambda * jtj[i * n + i].max(1e-9);
+        }
+        let Some(step) = solve_spd(&damped, &jtr) else {
+            lambda *= 10.0;
+            continue;
+        };
+        let trial: Vec<f64> = w.iter().zip(&step).map(|(a, b)| a + b).collect();
+        let trial_err = mse(samples, &trial, k);
+        if trial_err < err {
+            let gain = err - trial_err;
+            w = trial;
+            err = trial_err;
+            lambda = (lambda / 10.0).max(1e-9);
+            if gain < 1e-10 {
+                break;
+            }
+        } else {
+            lambda *= 10.0;
+        }
+    }
+    w
+}
+
+/// The solution of `a·x = b` for a symmetric positive definite `a` (`n×n`,
+/// row-major) by Cholesky factorisation; `None` if `a` is not positive
+/// definite.
+fn solve_spd(a: &[f64], b: &[f64]) -> Option<Vec<f64>> {
+    let n = b.len();
+    let mut l = vec![0.0; n * n];
+    for i in 0..n {
+        for j in 0..=i {
+            let sum: f64 = (0..j).map(|k| l[i * n + k] * l[j * n + k]).sum();
+            if i == j {
+                let d = a[i * n + i] - sum;
+                if d <= 0.0 || !d.is_finite() {
+                    return None;
+                }
+                l[i * n + i] = d.sqrt();
+            } else {
+                l[i * n + j] = (a[i * n + j] - sum) / l[j * n + j];
+            }
+        }
+    }
+    let mut y = vec![0.0; n];
+    for i in 0..n {
+        y[i] = (b[i] - (0..i).map(|k| l[i * n + k] * y[k]).sum::<f64>()) / l[i * n + i];
+    }
+    let mut x = vec![0.0; n];
+    for i in (0..n).rev() {
+        x[i] = (y[i] - (i + 1..n).map(|k| l[k * n + i] * x[k]).sum::<f64>()) / l[i * n + i];
+    }
+    Some(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn cholesky_solves_a_known_system() {
+        let a = [4.0, 2.0, 2.0, 3.0];
+        let x = solve_spd(&a, &[2.0, 1.0]).unwrap();
+        assert!((x[0] - 0.5).abs() < 1e-12 && x[1].abs() < 1e-12, "{x:?}");
+        assert!(solve_spd(&[1.0, 2.0, 2.0, 1.0], &[1.0, 1.0]).is_none());
+    }
+
+    /// Results drawn from the model with planted weights: the fit finds
+    /// them again, and `K` too.
+    #[test]
+    fn the_fit_recovers_planted_weights_and_scale() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(54);
+        let planted = [30.0, -20.0, 5.0];
+        let k = 1.3;
+        let samples: Vec<Sample> = (0..40_000)
+            .map(|_| {
+                let x: Vec<f64> = (0..3).map(|_| f64::from(rng.random_range(-4..=4))).collect();
+                let base = f64::from(rng.random_range(-200..=200));
+                let mut s = Sample { result: 0.0, base, x, train: true };
+                let p = predict(&s, &planted, k).0;
+                s.result = if rng.random_bool(p) { 1.0 } else { 0.0 };
+                s
+            })
+            .collect();
+        let refs: Vec<&Sample> = samples.iter().collect();
+        let w = levenberg_marquardt(&refs, &[0.0, 0.0, 0.0], k, 40);
+        for (got, want) in w.iter().zip(planted) {
+            assert!((got - want).abs() < 4.0, "{w:?}");
+        }
+        let fitted_k = fit_k(&refs, &planted);
+        assert!((fitted_k - k).abs() < 0.1, "{fitted_k}");
+        assert!(mse(&refs, &w, k) <= mse(&refs, &[0.0, 0.0, 0.0], k));
+    }
+}
