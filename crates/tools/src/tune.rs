@@ -91,6 +91,10 @@ struct Sample {
 /// What `tune-eval` writes.
 #[derive(Debug, Serialize)]
 struct Summary {
+    /// The ridge strength chosen (least validation error).
+    ridge: f64,
+    /// Each ridge strength tried, with its validation error.
+    ridges: Vec<(f64, f64)>,
     positions_train: usize,
     positions_validation: usize,
     k: f64,
@@ -142,11 +146,26 @@ pub fn run(args: Args) -> TaskResult {
     eprintln!(
         "tune-eval: K = {k:.3}; squared error {mse_train_before:.6} (train), {mse_validation_before:.6} (validation)"
     );
-    let fitted = levenberg_marquardt(&train, &w0, k, args.iterations);
-    let rounded: Vec<i32> = fitted.iter().map(|v| v.round() as i32).collect();
+    // The ridge strength of least validation error.
+    let mut best: Option<(f64, f64, Vec<i32>)> = None;
+    let mut ridges = Vec::new();
+    for &ridge in &RIDGES {
+        let fitted = levenberg_marquardt(&train, &w0, k, ridge, args.iterations);
+        let rounded: Vec<i32> = fitted.iter().map(|v| v.round() as i32).collect();
+        let as_f64: Vec<f64> = rounded.iter().map(|&v| f64::from(v)).collect();
+        let v = mse(&validation, &as_f64, k);
+        eprintln!("tune-eval: ridge {ridge}: validation squared error {v:.6}");
+        ridges.push((ridge, v));
+        if best.as_ref().is_none_or(|b| v < b.1) {
+            best = Some((ridge, v, rounded));
+        }
+    }
+    let (ridge, _, rounded) = best.expect("at least one ridge");
     let after = before.with_tunable(&rounded).ok_or("tune-eval: the weights do not match the tunable list")?;
     let w1: Vec<f64> = rounded.iter().map(|&v| f64::from(v)).collect();
     let summary = Summary {
+        ridge,
+        ridges,
         positions_train: train.len(),
         positions_validation: validation.len(),
         k,
@@ -163,8 +182,9 @@ pub fn run(args: Args) -> TaskResult {
         println!("| {name} | {old} | {new} |");
     }
     println!(
-        "\nK = {:.3}; squared error: train {:.6} → {:.6}, validation {:.6} → {:.6} ({} and {} positions)",
+        "\nK = {:.3}, ridge {}; squared error: train {:.6} → {:.6}, validation {:.6} → {:.6} ({} and {} positions)",
         summary.k,
+        summary.ridge,
         summary.mse_train_before,
         summary.mse_train_after,
         summary.mse_validation_before,
@@ -214,6 +234,11 @@ fn selfplay(games: usize, nodes: u64, seed: u64) -> Result<Vec<Labelled>, Box<dy
     bar.finish();
     Ok(played?)
 }
+
+/// The ridge strengths tried (per 100 cp of every weight away from the
+/// engine's, in units of squared error): the one of least validation error
+/// is kept, so that few or noisy games pull the weights less far.
+const RIDGES: [f64; 5] = [0.0, 1e-4, 1e-3, 1e-2, 1e-1];
 
 /// The ply limit of a self-play game.
 const MAX_PLIES: usize = 400;
@@ -290,13 +315,21 @@ fn fit_k(samples: &[&Sample], w: &[f64]) -> f64 {
     ((a + b) / 2.0).exp()
 }
 
-/// Levenberg–Marquardt on the squared error, from `w0`, at most
+/// The penalty on weights away from the engine's, per squared centipawn
+/// of every weight, for a ridge strength `ridge` (per 100 cp).
+fn penalty(w: &[f64], w0: &[f64], ridge: f64) -> f64 {
+    ridge / 1e4 * w.iter().zip(w0).map(|(a, b)| (a - b).powi(2)).sum::<f64>()
+}
+
+/// Levenberg–Marquardt on the mean squared error plus a ridge penalty
+/// pulling the weights towards `w0` ([`penalty`]), from `w0`, at most
 /// `iterations` accepted or rejected steps; stops when a step changes the
-/// error by less than 1e-10.
-fn levenberg_marquardt(samples: &[&Sample], w0: &[f64], k: f64, iterations: usize) -> Vec<f64> {
+/// objective by less than 1e-10.
+fn levenberg_marquardt(samples: &[&Sample], w0: &[f64], k: f64, ridge: f64, iterations: usize) -> Vec<f64> {
     let n = w0.len();
+    let count = samples.len().max(1) as f64;
     let mut w = w0.to_vec();
-    let mut err = mse(samples, &w, k);
+    let mut err = mse(samples, &w, k) + penalty(&w, w0, ridge);
     let mut lambda = 1e-3;
     for _ in 0..iterations {
         let mut jtj = vec![0.0; n * n];
@@ -320,6 +353,14 @@ fn levenberg_marquardt(samples: &[&Sample], w0: &[f64], k: f64, iterations: usiz
                 jtj[i * n + j] = jtj[j * n + i];
             }
         }
+        // Means, and the penalty's own terms.
+        for v in jtj.iter_mut() {
+            *v /= count;
+        }
+        for (i, v) in jtr.iter_mut().enumerate() {
+            *v = *v / count - ridge / 1e4 * (w[i] - w0[i]);
+            jtj[i * n + i] += ridge / 1e4;
+        }
         let mut damped = jtj.clone();
         for i in 0..n {
             damped[i * n + i] += lambda * jtj[i * n + i].max(1e-9);
@@ -329,7 +370,7 @@ fn levenberg_marquardt(samples: &[&Sample], w0: &[f64], k: f64, iterations: usiz
             continue;
         };
         let trial: Vec<f64> = w.iter().zip(&step).map(|(a, b)| a + b).collect();
-        let trial_err = mse(samples, &trial, k);
+        let trial_err = mse(samples, &trial, k) + penalty(&trial, w0, ridge);
         if trial_err < err {
             let gain = err - trial_err;
             w = trial;
@@ -407,12 +448,16 @@ mod tests {
             })
             .collect();
         let refs: Vec<&Sample> = samples.iter().collect();
-        let w = levenberg_marquardt(&refs, &[0.0, 0.0, 0.0], k, 40);
+        let w = levenberg_marquardt(&refs, &[0.0, 0.0, 0.0], k, 0.0, 40);
         for (got, want) in w.iter().zip(planted) {
             assert!((got - want).abs() < 4.0, "{w:?}");
         }
         let fitted_k = fit_k(&refs, &planted);
         assert!((fitted_k - k).abs() < 0.1, "{fitted_k}");
         assert!(mse(&refs, &w, k) <= mse(&refs, &[0.0, 0.0, 0.0], k));
+        // A strong ridge keeps the weights near where they started.
+        let held = levenberg_marquardt(&refs, &[0.0, 0.0, 0.0], k, 1e3, 40);
+        assert!(held.iter().all(|v| v.abs() < 2.0), "{held:?}");
+        assert!(held.iter().zip(&w).all(|(h, w)| h.abs() < w.abs()), "{held:?} {w:?}");
     }
 }
