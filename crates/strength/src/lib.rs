@@ -15,6 +15,7 @@
 //! - A player's model from their moves ([`fit`]): Boltzmann, ε-greedy or
 //!   noisy-evaluation players fitted by maximum likelihood, with
 //!   profile-likelihood intervals, model comparison and the dial's Elo.
+//! - The small dense linear algebra those fits share ([`linear`]).
 
 #![deny(missing_docs)]
 
@@ -27,6 +28,7 @@ pub mod agents;
 pub mod dial;
 pub mod elo;
 pub mod fit;
+pub mod linear;
 pub mod misfit;
 pub mod paired;
 pub mod pairing;

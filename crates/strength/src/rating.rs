@@ -1123,7 +1123,7 @@ impl Problem {
             if dim == 0 {
                 break;
             }
-            let step = match cholesky_solve(&h, &g, dim) {
+            let step = match crate::linear::solve_spd(&h, &g, dim) {
                 Some(s) => s,
                 None => {
                     // Not positive definite numerically: a damped gradient step.
@@ -1170,66 +1170,7 @@ impl Problem {
             }
             ll = self.evaluate(&theta, ln_nu, nu, Some((&mut g, &mut h)));
         }
-        let cov = invert_spd(&h, dim).unwrap_or_else(|| vec![f64::INFINITY; dim * dim]);
+        let cov = crate::linear::invert_spd(&h, dim).unwrap_or_else(|| vec![f64::INFINITY; dim * dim]);
         Ok(Fit { theta, ln_nu, nu, cov, dim, log_likelihood: ll, iterations })
     }
-}
-
-/// The Cholesky factor `L` (row-major, lower) of a symmetric positive
-/// definite matrix, or None.
-fn cholesky(a: &[f64], n: usize) -> Option<Vec<f64>> {
-    let mut l = vec![0.0; n * n];
-    for i in 0..n {
-        for j in 0..=i {
-            let mut s = a[i * n + j];
-            for k in 0..j {
-                s -= l[i * n + k] * l[j * n + k];
-            }
-            if i == j {
-                if s.is_nan() || s <= 0.0 || s.is_infinite() {
-                    return None;
-                }
-                l[i * n + i] = s.sqrt();
-            } else {
-                l[i * n + j] = s / l[j * n + j];
-            }
-        }
-    }
-    Some(l)
-}
-
-fn solve_factored(l: &[f64], b: &[f64], n: usize) -> Vec<f64> {
-    let mut y = b.to_vec();
-    for i in 0..n {
-        for k in 0..i {
-            y[i] -= l[i * n + k] * y[k];
-        }
-        y[i] /= l[i * n + i];
-    }
-    for i in (0..n).rev() {
-        for k in i + 1..n {
-            y[i] -= l[k * n + i] * y[k];
-        }
-        y[i] /= l[i * n + i];
-    }
-    y
-}
-
-fn cholesky_solve(a: &[f64], b: &[f64], n: usize) -> Option<Vec<f64>> {
-    cholesky(a, n).map(|l| solve_factored(&l, b, n))
-}
-
-fn invert_spd(a: &[f64], n: usize) -> Option<Vec<f64>> {
-    let l = cholesky(a, n)?;
-    let mut inv = vec![0.0; n * n];
-    let mut e = vec![0.0; n];
-    for j in 0..n {
-        e.fill(0.0);
-        e[j] = 1.0;
-        let col = solve_factored(&l, &e, n);
-        for i in 0..n {
-            inv[i * n + j] = col[i];
-        }
-    }
-    Some(inv)
 }

@@ -365,7 +365,7 @@ fn levenberg_marquardt(samples: &[&Sample], w0: &[f64], k: f64, ridge: f64, iter
         for i in 0..n {
             damped[i * n + i] += lambda * jtj[i * n + i].max(1e-9);
         }
-        let Some(step) = solve_spd(&damped, &jtr) else {
+        let Some(step) = strength::linear::solve_spd(&damped, &jtr, n) else {
             lambda *= 10.0;
             continue;
         };
@@ -386,49 +386,10 @@ fn levenberg_marquardt(samples: &[&Sample], w0: &[f64], k: f64, ridge: f64, iter
     w
 }
 
-/// The solution of `a·x = b` for a symmetric positive definite `a` (`n×n`,
-/// row-major) by Cholesky factorisation; `None` if `a` is not positive
-/// definite.
-fn solve_spd(a: &[f64], b: &[f64]) -> Option<Vec<f64>> {
-    let n = b.len();
-    let mut l = vec![0.0; n * n];
-    for i in 0..n {
-        for j in 0..=i {
-            let sum: f64 = (0..j).map(|k| l[i * n + k] * l[j * n + k]).sum();
-            if i == j {
-                let d = a[i * n + i] - sum;
-                if d <= 0.0 || !d.is_finite() {
-                    return None;
-                }
-                l[i * n + i] = d.sqrt();
-            } else {
-                l[i * n + j] = (a[i * n + j] - sum) / l[j * n + j];
-            }
-        }
-    }
-    let mut y = vec![0.0; n];
-    for i in 0..n {
-        y[i] = (b[i] - (0..i).map(|k| l[i * n + k] * y[k]).sum::<f64>()) / l[i * n + i];
-    }
-    let mut x = vec![0.0; n];
-    for i in (0..n).rev() {
-        x[i] = (y[i] - (i + 1..n).map(|k| l[k * n + i] * x[k]).sum::<f64>()) / l[i * n + i];
-    }
-    Some(x)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
-
-    #[test]
-    fn cholesky_solves_a_known_system() {
-        let a = [4.0, 2.0, 2.0, 3.0];
-        let x = solve_spd(&a, &[2.0, 1.0]).unwrap();
-        assert!((x[0] - 0.5).abs() < 1e-12 && x[1].abs() < 1e-12, "{x:?}");
-        assert!(solve_spd(&[1.0, 2.0, 2.0, 1.0], &[1.0, 1.0]).is_none());
-    }
 
     /// Results drawn from the model with planted weights: the fit finds
     /// them again, and `K` too.

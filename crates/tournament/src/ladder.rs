@@ -179,6 +179,34 @@ pub struct Schedule {
     pub matchups: Vec<(usize, usize)>,
 }
 
+impl Schedule {
+    /// Whether a chain of matchups links every rung to random play (the
+    /// anchor): otherwise some rungs' ratings cannot be fitted.
+    ///
+    /// ```
+    /// use tournament::ladder::Ladder;
+    /// assert!(Ladder::boltzmann(&[1, 2], &[0.1, 1.0], "").schedule().connected());
+    /// ```
+    pub fn connected(&self) -> bool {
+        let mut reached = vec![false; self.rungs.len()];
+        if let Some(anchor) = reached.first_mut() {
+            *anchor = true;
+        }
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for &(a, b) in &self.matchups {
+                if reached[a] != reached[b] {
+                    reached[a] = true;
+                    reached[b] = true;
+                    grew = true;
+                }
+            }
+        }
+        reached.iter().all(|&r| r)
+    }
+}
+
 impl Ladder {
     /// A ladder of the standard agents' Boltzmann players: one curve per
     /// depth in `depths` (`boltzmann:depth=D,CAP,theta=T` for each θ in
@@ -345,25 +373,11 @@ fn cross_link(c: &Curve, up: &Curve, i: usize) -> Option<usize> {
 mod tests {
     use super::*;
 
-    fn connected(s: &Schedule) -> bool {
-        let mut reached = vec![false; s.rungs.len()];
-        reached[0] = true;
-        for _ in 0..s.rungs.len() {
-            for &(a, b) in &s.matchups {
-                if reached[a] || reached[b] {
-                    reached[a] = true;
-                    reached[b] = true;
-                }
-            }
-        }
-        reached.iter().all(|&r| r)
-    }
-
     #[test]
     fn a_default_ladder_is_connected_and_links_equal_theta_and_tops() {
         let l = Ladder::boltzmann(&[1, 2, 3], &[0.01, 0.03, 0.1], "softcap=1000");
         let s = l.schedule();
-        assert!(connected(&s));
+        assert!(s.connected());
         assert!(s.matchups.iter().all(|&(a, b)| a != b));
         let has = |a: &str, b: &str| {
             let (i, j) = (s.rungs.iter().position(|r| r == a).unwrap(), s.rungs.iter().position(|r| r == b).unwrap());
@@ -383,7 +397,7 @@ mod tests {
         let mut l = Ladder::boltzmann(&[8], &[0.003, 0.01, 0.03, 0.1, 0.3], "cap=100");
         l.curves.push(Curve::new("boltzmann:depth=12,cap=100", &[0.1, 0.3, 1.0], "alphabeta:depth=12").above_random());
         let s = l.schedule();
-        assert!(connected(&s));
+        assert!(s.connected());
         let named: Vec<(String, String)> =
             s.matchups.iter().map(|&(a, b)| (s.rungs[a].clone(), s.rungs[b].clone())).collect();
         let crossing: Vec<_> = named.iter().filter(|(a, b)| a.contains("depth=12") != b.contains("depth=12")).collect();
@@ -419,7 +433,7 @@ mod tests {
             },
         ];
         let s = l.schedule();
-        assert!(connected(&s));
+        assert!(s.connected());
         let named: Vec<(String, String)> =
             s.matchups.iter().map(|&(a, b)| (s.rungs[a].clone(), s.rungs[b].clone())).collect();
         let has = |a: &str, b: &str| named.iter().any(|(x, y)| x == a && y == b);
@@ -438,6 +452,16 @@ mod tests {
         assert_eq!(l.place_of("kibitz:nodes=2000"), (Some("kibitz".into()), Some(2000.0)));
         assert_eq!(l.knobs(), vec![("kibitz".to_string(), "nodes".to_string())]);
         assert_eq!(Ladder::from_json(&l.to_json()).unwrap(), l);
+    }
+
+    #[test]
+    fn a_rung_no_matchup_reaches_is_not_connected() {
+        let mut s = Ladder::boltzmann(&[1], &[0.1], "").schedule();
+        assert!(s.connected());
+        s.rungs.push("alphabeta:depth=9".into());
+        assert!(!s.connected());
+        s.matchups.push((2, 3));
+        assert!(s.connected());
     }
 
     #[test]
