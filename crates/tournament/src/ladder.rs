@@ -104,11 +104,6 @@ impl Curve {
         let separator = if self.base.contains(':') { ',' } else { ':' };
         format!("{}{separator}{}={value}", self.base, self.knob)
     }
-
-    /// Its strongest setting: the top, else its last rung.
-    pub fn strongest(&self) -> Option<String> {
-        self.top.clone().or_else(|| self.thetas.last().map(|&v| self.rung(v)))
-    }
 }
 
 /// A reference player with a published rating.
