@@ -92,7 +92,7 @@ const FILE_A: u64 = 0x0101_0101_0101_0101;
 
 /// The mobility count taken as average, for knight, bishop, rook and queen:
 /// a piece gains (or loses) per reachable square above (or below) it.
-const MOBILITY_AVERAGE: [i32; 4] = [4, 6, 6, 12];
+pub const MOBILITY_AVERAGE: [i32; 4] = [4, 6, 6, 12];
 
 /// One side's positional features, counted: what [`EngineWeights`]
 /// multiply. Each value is a count (pawns, pieces, squares), from that
