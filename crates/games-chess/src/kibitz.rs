@@ -136,10 +136,11 @@ impl KibitzAgent {
     ///
     /// Errors: as [`new`](Self::new).
     pub fn with_weights(nodes: u64, weights: EngineWeights) -> Result<Self, ParamError> {
-        let mut agent = KibitzAgent::new(nodes)?;
-        agent.search = Box::new(Search::new(Minimax, WeightedEval::new(weights.clone()), engine_options(TABLE_MIB))?);
-        agent.weights = Some(weights);
-        Ok(agent)
+        if nodes == 0 {
+            return Err(ParamError::new("nodes", "must be at least 1"));
+        }
+        let search = Search::new(Minimax, WeightedEval::new(weights.clone()), engine_options(TABLE_MIB))?;
+        Ok(KibitzAgent { search: Box::new(search), nodes, weights: Some(weights) })
     }
 
     /// Its node budget per move.
@@ -187,9 +188,13 @@ pub struct KibitzAgents;
 /// let n = games_chess::kibitz::read_spec(&"kibitz:nodes=3000".parse().unwrap()).unwrap();
 /// assert_eq!(n, 3000);
 /// assert!(games_chess::kibitz::read_spec(&"kibitz".parse().unwrap()).is_err());
+/// assert!(games_chess::kibitz::read_spec(&"kibitz:nodes=3000,weights=w.json".parse().unwrap()).is_err());
 /// ```
 pub fn read_spec(spec: &AgentSpec) -> Result<u64, SpecError> {
-    Ok(read_full_spec(spec)?.0)
+    match read_full_spec(spec)? {
+        (nodes, None) => Ok(nodes),
+        (_, Some(_)) => Err(SpecError::new(spec, "the engine's own setting takes no weights")),
+    }
 }
 
 /// The node budget and the weights file of a `kibitz:nodes=N[,weights=FILE]` spec.

@@ -304,7 +304,7 @@ pub(super) fn build_search(setting: &StrengthSetting) -> Option<Result<StrengthS
     let options = setting.options()?;
     Some(match setting {
         StrengthSetting::Kibitz { .. } => {
-            Search::new(Minimax, crate::EngineEval, options).map(|s| Box::new(s) as StrengthSearch)
+            crate::kibitz::kibitz_search(crate::kibitz::TABLE_MIB).map(|s| Box::new(s) as StrengthSearch)
         }
         _ => Search::new(Minimax, ChessEval, options).map(|s| Box::new(s) as StrengthSearch),
     })
@@ -345,7 +345,7 @@ mod tests {
         ] {
             assert!(StrengthSetting::from_spec(&bad.parse().unwrap()).is_err(), "{bad}");
         }
-        for bad in ["kibitz", "kibitz:nodes=0", "kibitz:nodes=10,depth=2"] {
+        for bad in ["kibitz", "kibitz:nodes=0", "kibitz:nodes=10,depth=2", "kibitz:nodes=10,weights=w.json"] {
             assert!(StrengthSetting::from_spec(&bad.parse().unwrap()).is_err(), "{bad}");
         }
         let k = StrengthSetting::from_spec(&"kibitz:nodes=5000".parse().unwrap()).unwrap();
