@@ -97,9 +97,12 @@ enum Command {
 #[derive(Debug, Subcommand)]
 enum Human {
     /// Fit the human-like chess model on the train split of data/human/, choose among the candidates by
-    /// validation log-likelihood, and write crates/games-chess/calibration/human-chess.json (the model the engine
-    /// embeds).
+    /// validation log-likelihood, fit its temperature curve (`human temper`) and write
+    /// crates/games-chess/calibration/human-chess.json (the model the engine embeds).
     Train(tools::human::TrainArgs),
+    /// Fit the temperature curve of human:X (pick=sample) so that human:X against human:Y scores what Elo
+    /// predicts for X − Y, and write it into the model (the last step of `human train`).
+    Temper(dial::human_temper::TemperArgs),
     /// Measure the committed model on the test split: move match per rating band against Stockfish (limited
     /// and full), our alpha-beta engine and the dial's elo:X; log-likelihoods; loss distributions.
     Eval(tools::human::EvalArgs),
@@ -109,6 +112,9 @@ enum Human {
     /// Rate human:X on the chess dial's ladder: paired games against every rung of our own settings in the
     /// committed calibration, the rungs' ratings fixed; prints the Lichess rating → dial Elo mapping.
     Rate(dial::human_rate::RateArgs),
+    /// Play human:X against human:Y for every pair of ratings (default 900 to 2100 in steps of 300), rate them by
+    /// maximum likelihood and set the fitted gaps against the labels'.
+    RoundRobin(dial::human_rate::RoundRobinArgs),
 }
 
 /// `cargo xtask bench`: measured in the tuned build. The `xtask` alias builds
@@ -159,7 +165,15 @@ fn main() -> ExitCode {
         Command::Tablebase(args) => tools::tablebase::run(args),
         Command::Book(args) => tools::book::run(args),
         Command::ClusterTest(args) => cluster::run_test(&args).map_err(Into::into),
-        Command::Human(Human::Train(args)) => tools::human::train(args),
+        Command::Human(Human::Train(args)) => {
+            let temper = !args.no_temper;
+            tools::human::train(args).and_then(|()| {
+                // The pool is sized already (by --threads, or one per core).
+                if temper { dial::human_temper::temper(dial::human_temper::TemperArgs::standard()) } else { Ok(()) }
+            })
+        }
+        Command::Human(Human::Temper(args)) => dial::human_temper::temper(args),
+        Command::Human(Human::RoundRobin(args)) => dial::human_rate::round_robin(args),
         Command::Human(Human::Eval(args)) => tools::human::eval(args),
         Command::Human(Human::Rate(args)) => dial::human_rate::rate(args),
         Command::Human(Human::Corpus(args)) => tools::human::corpus(args),
@@ -297,6 +311,27 @@ mod tests {
             Command::Human(Human::Rate(r)) => {
                 assert_eq!((r.ratings(), r.picks(), r.run.games), (vec![1000, 1200], vec!["mode".to_string()], 8));
             }
+            other => panic!("{other:?}"),
+        }
+        // human temper and round-robin: 900 to 2100 in steps of 300 unless given, sorted.
+        match parse(&["human", "temper", "--anchor", "2000,1000,1500", "--games", "40"]).unwrap() {
+            Command::Human(Human::Temper(t)) => {
+                assert_eq!((t.anchors(), t.games, t.trials), (vec![1000, 1500, 2000], 40, 5));
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse(&["human", "round-robin"]).unwrap() {
+            Command::Human(Human::RoundRobin(r)) => {
+                assert_eq!(
+                    (r.ratings(), r.games, r.pick.as_str()),
+                    (dial::human_temper::DEFAULT_ANCHORS.to_vec(), 200, "sample")
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        // human train tempers unless told not to.
+        match parse(&["human", "train", "--no-temper"]).unwrap() {
+            Command::Human(Human::Train(t)) => assert!(t.no_temper),
             other => panic!("{other:?}"),
         }
         // human eval: milliseconds to a duration.

@@ -10,9 +10,15 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
+use search_core::rng::derive_seed;
+use strength::pairing::PairOutcome;
+use tournament::matches::{MatchJob, Openings};
+use tournament::runner::Job;
+
 use crate::TaskResult;
 use crate::rate::{RunSettings, rate_specs};
-use taskkit::write_atomic;
+use taskkit::threads::parse_threads;
+use taskkit::{RunConfig, RunKey, Scale, fnv, open_out, run_jobs, write_atomic};
 
 /// Arguments of `cargo xtask human rate`.
 #[derive(Debug, Clone, clap::Args)]
@@ -142,6 +148,166 @@ pub fn markdown_rate(report: &Value) -> String {
         );
     }
     s.push('\n');
+    s
+}
+
+/// Arguments of `cargo xtask human round-robin`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RoundRobinArgs {
+    /// The ratings imitated (repeat or separate by commas; default 900,1200,1500,1800,2100).
+    #[arg(long = "rating", value_delimiter = ',')]
+    pub ratings: Vec<u32>,
+    /// How each player picks its move: sample or mode.
+    #[arg(long, default_value = "sample")]
+    pub pick: String,
+    /// Games per pairing (rounded up to whole pairs).
+    #[arg(long, default_value_t = 200)]
+    pub games: usize,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads, 1 to 4 per available core (default: one per core). Results do not depend on it.
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// Output directory of the saved games (default target/human-round-robin); rerun to resume.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl RoundRobinArgs {
+    /// The ratings, sorted: `--rating`, else the temper anchors' defaults.
+    pub fn ratings(&self) -> Vec<u32> {
+        let mut r =
+            if self.ratings.is_empty() { crate::human_temper::DEFAULT_ANCHORS.to_vec() } else { self.ratings.clone() };
+        r.sort_unstable();
+        r.dedup();
+        r
+    }
+}
+
+/// Runs `cargo xtask human round-robin`: every pairing of `human:X` for the
+/// ratings given, the games saved as cells (resumable), the players rated
+/// by maximum likelihood with the middle one anchored at its label, and
+/// the fitted gaps set against the labels' gaps.
+pub fn round_robin(args: RoundRobinArgs) -> TaskResult {
+    if args.pick != "sample" && args.pick != "mode" {
+        return Err(format!("--pick {:?}: expected sample or mode", args.pick).into());
+    }
+    let ratings = args.ratings();
+    if ratings.len() < 2 || args.games == 0 {
+        return Err("a round robin needs at least two ratings and one game".into());
+    }
+    let specs: Vec<String> = ratings.iter().map(|&x| human_spec(x, &args.pick)).collect();
+    super::pool::start_workers(args.threads, &specs)?;
+    let arena = registry::game("chess")?.setup()?;
+    let pairs = args.games.div_ceil(2);
+    let seed = derive_seed(args.seed, fnv("openings"));
+    let openings = Openings { list: arena.random_openings(pairs, seed)?, source: format!("random, seed {seed}") };
+    let mut pairings = Vec::new();
+    for i in 0..specs.len() {
+        for j in i + 1..specs.len() {
+            pairings.push((i, j));
+        }
+    }
+    let jobs: Vec<MatchJob> = pairings
+        .iter()
+        .map(|&(i, j)| {
+            let name = format!("{}-{}", ratings[j], ratings[i]);
+            MatchJob::new(arena.clone(), name, &specs[j], &specs[i], openings.clone(), pairs)
+        })
+        .collect();
+    let key = RunKey { seed: args.seed, scale: Scale::Default };
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("target/human-round-robin"));
+    let names: Vec<String> = jobs.iter().map(|j| j.name().to_string()).collect();
+    let _lock = open_out(&out, key, &names, &["all".to_string()])?;
+    let config = RunConfig { label: "round-robin", key, out: out.clone(), shard: None };
+    run_jobs(&jobs.iter().map(|j| j as &dyn Job).collect::<Vec<_>>(), &config)?;
+    // The middle player first: the fit anchors it (at 0, then its label).
+    let mid = ratings.len() / 2;
+    let order: Vec<usize> = std::iter::once(mid).chain((0..ratings.len()).filter(|&i| i != mid)).collect();
+    let place = |i: usize| order.iter().position(|&o| o == i).unwrap_or(0);
+    let mut results = Vec::new();
+    let mut scores = Vec::new();
+    for (job, &(i, j)) in jobs.iter().zip(&pairings) {
+        let played: Vec<PairOutcome> = job.load(&out, key).into_iter().flatten().flatten().collect();
+        if played.len() < pairs {
+            return Err(format!("{}: {} of {pairs} pairs saved", job.name(), played.len()).into());
+        }
+        let score = played.iter().map(PairOutcome::score).sum::<f64>() / (2 * played.len()) as f64;
+        let gap = f64::from(ratings[j]) - f64::from(ratings[i]);
+        scores.push(json!({"a": specs[j], "b": specs[i], "games": 2 * played.len(), "score": score,
+            "elo_expected": crate::human_temper::elo_score(gap)}));
+        results.push((place(j), place(i), played));
+    }
+    let ordered: Vec<String> = order.iter().map(|&i| specs[i].clone()).collect();
+    let fit = tournament::ladder_fit::fit_ladder(&ordered, &results)?;
+    let label_mid = f64::from(ratings[mid]);
+    let players: Vec<Value> = order
+        .iter()
+        .zip(&fit.rated)
+        .map(|(&i, r)| {
+            json!({"spec": specs[i], "label": ratings[i], "rating": label_mid + r.rating,
+                "ci95": [label_mid + r.low, label_mid + r.high], "games": r.games})
+        })
+        .collect();
+    let mut players = players;
+    players.sort_by_key(|p| p["label"].as_u64());
+    let fitted = |p: &Value| p["rating"].as_f64().unwrap_or(f64::NAN);
+    let (lo, hi) = (&players[0], &players[players.len() - 1]);
+    let span_labels = f64::from(ratings[ratings.len() - 1] - ratings[0]);
+    let span_fitted = fitted(hi) - fitted(lo);
+    let report = json!({
+        "pick": args.pick, "games_per_pairing": 2 * pairs, "seed": args.seed, "openings": openings.source,
+        "players": players, "pairings": scores, "draw_nu": fit.nu,
+        "gap_ratio": span_fitted / span_labels,
+        "misfit_p": fit.misfit.as_ref().map(|m| m.p_value),
+    });
+    write_atomic(&out.join("round-robin.json"), &serde_json::to_string_pretty(&report)?)?;
+    if args.json {
+        println!("{report}");
+    } else {
+        println!("{}", markdown_round_robin(&report));
+    }
+    Ok(())
+}
+
+/// The round robin's report as Markdown: the fitted ratings, then each
+/// pairing's score against Elo's prediction.
+pub fn markdown_round_robin(report: &Value) -> String {
+    let num = |v: &Value| v.as_f64().unwrap_or(f64::NAN);
+    let mut s = format!(
+        "human:X round robin (pick={}), {} games per pairing; ratings by maximum likelihood, the middle player \
+         anchored at its label\n\n| human:X | fitted | 95% interval | fitted − label |\n| ---: | ---: | --- | ---: |\n",
+        report["pick"].as_str().unwrap_or("?"),
+        report["games_per_pairing"]
+    );
+    for p in report["players"].as_array().into_iter().flatten() {
+        s += &format!(
+            "| {} | {:.0} | {:.0} … {:.0} | {:+.0} |\n",
+            p["label"],
+            num(&p["rating"]),
+            num(&p["ci95"][0]),
+            num(&p["ci95"][1]),
+            num(&p["rating"]) - num(&p["label"])
+        );
+    }
+    s += &format!(
+        "\nfitted span / labels' span: {:.2} (goal 0.75 to 1.25)\n\n| pairing | games | score | Elo predicts |\n| --- | ---: | ---: | ---: |\n",
+        num(&report["gap_ratio"])
+    );
+    for p in report["pairings"].as_array().into_iter().flatten() {
+        s += &format!(
+            "| {} vs {} | {} | {:.1}% | {:.1}% |\n",
+            p["a"].as_str().unwrap_or(""),
+            p["b"].as_str().unwrap_or(""),
+            p["games"],
+            100.0 * num(&p["score"]),
+            100.0 * num(&p["elo_expected"])
+        );
+    }
     s
 }
 

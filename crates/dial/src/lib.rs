@@ -18,6 +18,7 @@ pub mod calibrate;
 pub mod fit_validation;
 pub mod fitting;
 pub mod human_rate;
+pub mod human_temper;
 pub mod losses;
 pub mod matches;
 mod pool;

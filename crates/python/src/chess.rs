@@ -67,7 +67,7 @@ impl Native for ChessGame {
     /// The search agents and `human:X[,pick=sample|mode]` (the learned
     /// model of Lichess players, embedded in games-chess).
     fn roster(standard: StandardAgents<ChessEval>) -> Roster<ChessGame> {
-        Roster::new().with(standard).with(HumanAgents)
+        Roster::new().with(standard).with(HumanAgents::default())
     }
 }
 

@@ -59,7 +59,9 @@ pub fn gobang_roster() -> Result<RosterMaker<Gobang>, RegistryError> {
 /// (`kibitz:nodes=N`).
 pub fn chess_roster() -> Result<RosterMaker<ChessGame>, RegistryError> {
     roster_maker("chess", ChessEval, 16, |r: Roster<ChessGame>| {
-        r.with(crate::uci::UciAgents).with(games_chess::human::HumanAgents).with(games_chess::kibitz::KibitzAgents)
+        r.with(crate::uci::UciAgents)
+            .with(games_chess::human::HumanAgents::default())
+            .with(games_chess::kibitz::KibitzAgents)
     })
 }
 

@@ -6,10 +6,11 @@ use search_core::search::{Limits, Options, Search};
 use search_core::{Game, GameError};
 use shakmaty::{Bitboard, Color, Move, Position as _, Role};
 
+use super::book::{Book, book_rate};
 use crate::{ChessEval, ChessGame};
 
 /// The names of the per-move features, in order (see [`move_features`]).
-pub const FEATURES: [&str; 25] = [
+pub const FEATURES: [&str; 29] = [
     "gap",
     "log_gap",
     "best",
@@ -34,14 +35,21 @@ pub const FEATURES: [&str; 25] = [
     "pawn_attacked",
     "develop",
     "backward",
+    "hanging",
+    "distance",
+    "castling_rights",
     "prior",
+    "book",
 ];
 
 /// How many features a move has.
 pub const K: usize = FEATURES.len();
 
-/// The index of the `prior` feature (the last).
-pub const PRIOR: usize = K - 1;
+/// The index of the `prior` feature.
+pub const PRIOR: usize = K - 2;
+
+/// The index of the `book` feature (the last).
+pub const BOOK: usize = K - 1;
 
 /// How many move keys there are ([`move_key`]): from-square × to-square.
 pub const KEYS: usize = 64 * 64;
@@ -196,9 +204,23 @@ impl MoveValues {
 /// - `pawn_attacked`: an opponent pawn attacks the new square;
 /// - `develop`: a knight or bishop leaves its first rank;
 /// - `backward`: the piece moves towards its own side;
+/// - `hanging`: the most valuable of the mover's other pieces left
+///   attacked and undefended, or attacked by a cheaper piece, after the
+///   move (pawns);
+/// - `distance`: how far the piece goes (king steps, over 7);
+/// - `castling_rights`: the move gives up castling rights (without
+///   castling);
 /// - `prior`: the move's entry in `prior` (see [`move_prior`], indexed by
-///   [`move_key`]; 0 without one).
-pub fn move_features(state: &ChessGame, moves: &[Move], values: &[f64], prior: Option<&[f64]>) -> Vec<f64> {
+///   [`move_key`]; 0 without one);
+/// - `book`: [`book_rate`] of the move in `book` (0 without one, or when the
+///   book never reached the position).
+pub fn move_features(
+    state: &ChessGame,
+    moves: &[Move],
+    values: &[f64],
+    prior: Option<&[f64]>,
+    book: Option<&Book>,
+) -> Vec<f64> {
     let pos = state.position();
     let us = pos.turn();
     let them = !us;
@@ -260,6 +282,24 @@ pub fn move_features(state: &ChessGame, moves: &[Move], values: &[f64], prior: O
                 })
                 .count() as f64
         };
+        let hanging = (board.by_color(us) & !Bitboard::from(dest) & !board.kings())
+            .into_iter()
+            .filter_map(|s| {
+                let attackers = board.attacks_to(s, them, occ);
+                let r = board.role_at(s)?;
+                let cheapest = attackers
+                    .into_iter()
+                    .filter_map(|a| board.role_at(a))
+                    .map(piece_value)
+                    .fold(f64::INFINITY, f64::min);
+                let exposed =
+                    !attackers.is_empty() && (board.attacks_to(s, us, occ).is_empty() || cheapest < piece_value(r));
+                exposed.then(|| piece_value(r))
+            })
+            .fold(0.0, f64::max);
+        let distance = m.from().map_or(0.0, |f| f64::from(f.distance(dest)) / 7.0);
+        let rights = |p: &shakmaty::Chess| p.castles().castling_rights() & Bitboard::from(us.backrank());
+        let gives_up = !m.is_castle() && rights(&after) != rights(pos);
         let b = |x: bool| if x { 1.0 } else { 0.0 };
         out.extend_from_slice(&[
             gap,
@@ -286,7 +326,14 @@ pub fn move_features(state: &ChessGame, moves: &[Move], values: &[f64], prior: O
             b(pawn_attacked && role != Role::King),
             b(matches!(m.role(), Role::Knight | Role::Bishop) && m.from().is_some_and(|f| f.rank() == home)),
             b(advance < 0.0),
+            hanging,
+            distance,
+            b(gives_up),
             prior.and_then(|p| p.get(move_key(state, *m))).copied().unwrap_or(0.0),
+            book.map_or(0.0, |bk| {
+                let (played, visits) = bk.counts(state, move_key(state, *m));
+                book_rate(played, visits, moves.len())
+            }),
         ]);
     }
     out
@@ -300,7 +347,7 @@ mod tests {
         let g = ChessGame::from_fen(fen).unwrap();
         let mut v = MoveValues::new(1, 1).unwrap();
         let (moves, values) = v.values(&g).unwrap();
-        let f = move_features(&g, &moves, &values, None);
+        let f = move_features(&g, &moves, &values, None, None);
         let i = moves.iter().position(|m| m.to_uci(shakmaty::CastlingMode::Standard).to_string() == uci).unwrap();
         f[i * K..(i + 1) * K].to_vec()
     }
@@ -326,5 +373,13 @@ mod tests {
         // Black's pawn push advances from Black's side.
         let f = features_of("4k3/4p3/8/8/8/8/8/4K3 b - - 0 1", "e7e5");
         assert_eq!(get(&f, "advance"), 2.0);
+        // Moving the knight away leaves the bishop on b5 to the pawn on a6:
+        // hanging (3); the king's step gives up both castling rights.
+        let fen = "4k3/3p4/p7/1B6/8/5N2/8/R3K2R w KQ - 0 1";
+        let f = features_of(fen, "f3g5");
+        assert_eq!(get(&f, "hanging"), 3.0);
+        assert_eq!(get(&f, "castling_rights"), 0.0);
+        assert_eq!(get(&features_of(fen, "e1f1"), "castling_rights"), 1.0);
+        assert_eq!(get(&features_of(fen, "a1a5"), "distance"), 4.0 / 7.0);
     }
 }

@@ -33,6 +33,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod book;
 mod corpus;
 mod features;
 mod model;
@@ -49,11 +50,12 @@ use strength::spec::{AgentSpec, SpecError};
 
 use crate::ChessGame;
 
+pub use book::{BOOK_MIN_VISITS, BOOK_PLIES, Book, book_rate};
 pub use corpus::{
     BANDS, Corpus, CorpusGame, CsvError, Position, Skip, Skipped, Speed, Split, TimeControl, band_of, fnv1a,
 };
 pub use features::{
-    FEATURES, GAP_CAP, K, KEYS, MoveValues, PRIOR, VALUE_CAP, move_features, move_key, move_prior, piece_value,
+    BOOK, FEATURES, GAP_CAP, K, KEYS, MoveValues, PRIOR, VALUE_CAP, move_features, move_key, move_prior, piece_value,
 };
 pub use model::{Decisions, FitResult, Mask, RATING_CENTER, RATING_SCALE, fit, loglik, rating_z, softmax, utilities};
 
@@ -85,6 +87,10 @@ pub struct HumanModel {
     /// The move prior ([`move_prior`], [`KEYS`] entries; fitted on the
     /// train split).
     pub prior: Vec<f64>,
+    /// The positions of the train games reached at least twice and the
+    /// moves played there ([`Book`]).
+    #[serde(default)]
+    pub book: Book,
     /// The first ply of each game the model was fitted on.
     pub from_ply: usize,
     /// A fingerprint of the training data (FNV-1a of the corpus files).
@@ -97,6 +103,23 @@ pub struct HumanModel {
     pub train_loglik: f64,
     /// See `train_loglik`.
     pub validation_loglik: f64,
+    /// The temperature `pick=sample` draws at, by rating
+    /// ([`HumanModel::temperature`]): fitted so that `human:X` against
+    /// `human:Y` scores what Elo predicts for `X − Y`. Empty: 1 at every
+    /// rating (the fitted distribution itself).
+    #[serde(default)]
+    pub temper: Vec<TemperAnchor>,
+}
+
+/// One point of a model's temperature curve: at `rating`, `pick=sample`
+/// draws from `p ∝ exp(u / temperature)`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TemperAnchor {
+    /// The rating.
+    pub rating: f64,
+    /// The temperature there (positive; below 1 sharpens the distribution
+    /// towards the model's most likely move, above 1 flattens it).
+    pub temperature: f64,
 }
 
 /// A model that cannot be used: unreadable JSON, or weights that do not
@@ -121,6 +144,7 @@ impl HumanModel {
         if m.depth == 0 || m.rating_center != RATING_CENTER || m.rating_scale != RATING_SCALE {
             return Err(ModelError("depth 0 or another rating scale".into()));
         }
+        check_temper(&m.temper)?;
         Ok(m)
     }
 
@@ -136,11 +160,61 @@ impl HumanModel {
     }
 
     /// The probabilities of the moves whose features are `rows` for a
-    /// player of `rating`.
+    /// player of `rating`: the fitted distribution, untempered.
     pub fn probabilities(&self, rows: &[f64], rating: f64) -> Vec<f64> {
-        softmax(&utilities(&self.weights, rows, rating_z(rating)))
+        self.tempered(rows, rating, 1.0)
+    }
+
+    /// The probabilities at `temperature`: `p ∝ exp(u / temperature)`.
+    pub fn tempered(&self, rows: &[f64], rating: f64, temperature: f64) -> Vec<f64> {
+        let u = utilities(&self.weights, rows, rating_z(rating));
+        softmax(&u.iter().map(|x| x / temperature).collect::<Vec<_>>())
+    }
+
+    /// The temperature `pick=sample` draws at for a player of `rating`:
+    /// the [`temper`](HumanModel::temper) curve, interpolated linearly in
+    /// `ln τ` between its anchors and constant beyond them; 1 without one.
+    ///
+    /// ```
+    /// use games_chess::human::{HumanModel, TemperAnchor};
+    /// let mut m = (*HumanModel::embedded()?).clone();
+    /// m.temper = vec![
+    ///     TemperAnchor { rating: 1000.0, temperature: 2.0 },
+    ///     TemperAnchor { rating: 2000.0, temperature: 0.5 },
+    /// ];
+    /// assert_eq!(m.temperature(800.0), 2.0);
+    /// assert!((m.temperature(1500.0) - 1.0).abs() < 1e-12); // √(2 × 0.5)
+    /// assert_eq!(m.temperature(2400.0), 0.5);
+    /// # Ok::<(), games_chess::human::ModelError>(())
+    /// ```
+    pub fn temperature(&self, rating: f64) -> f64 {
+        let a = &self.temper;
+        match a.iter().position(|t| t.rating >= rating) {
+            None => a.last().map_or(1.0, |t| t.temperature),
+            Some(0) => a[0].temperature,
+            Some(i) => {
+                let (lo, hi) = (a[i - 1], a[i]);
+                let w = (rating - lo.rating) / (hi.rating - lo.rating);
+                (lo.temperature.ln() * (1.0 - w) + hi.temperature.ln() * w).exp()
+            }
+        }
     }
 }
+
+/// Temperature anchors must have finite, strictly increasing ratings and
+/// finite positive temperatures.
+fn check_temper(anchors: &[TemperAnchor]) -> Result<(), ModelError> {
+    if anchors.iter().any(|t| !(t.rating.is_finite() && t.temperature.is_finite() && t.temperature > 0.0)) {
+        return Err(ModelError("a temperature anchor is not finite or not positive".into()));
+    }
+    if anchors.windows(2).any(|w| w[0].rating >= w[1].rating) {
+        return Err(ModelError("the temperature anchors' ratings are not strictly increasing".into()));
+    }
+    Ok(())
+}
+
+/// The temperatures a `temper=T` setting accepts.
+pub const TEMPERATURE_RANGE: (f64, f64) = (0.05, 20.0);
 
 /// How a human agent turns the model's distribution into a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,6 +271,9 @@ pub struct HumanAgent {
     model: Arc<HumanModel>,
     rating: f64,
     pick: Pick,
+    temperature: f64,
+    /// Whether the temperature was set rather than the model's.
+    temperature_set: bool,
     values: MoveValues,
 }
 
@@ -207,10 +284,32 @@ impl HumanAgent {
             return Err(ModelError(format!("rating {rating} is outside {} to {}", RATING_RANGE.0, RATING_RANGE.1)));
         }
         let values = MoveValues::new(model.depth, 4).map_err(|e| ModelError(e.to_string()))?;
-        Ok(HumanAgent { model, rating, pick, values })
+        let temperature = model.temperature(rating);
+        Ok(HumanAgent { model, rating, pick, temperature, temperature_set: false, values })
     }
 
-    /// The legal moves of `state` and the model's probability of each.
+    /// The same player drawing at `temperature` instead of the model's
+    /// fitted one (within [`TEMPERATURE_RANGE`]): lower plays the model's
+    /// favourite moves more often, and stronger.
+    pub fn with_temperature(mut self, temperature: f64) -> Result<HumanAgent, ModelError> {
+        if !(TEMPERATURE_RANGE.0..=TEMPERATURE_RANGE.1).contains(&temperature) {
+            return Err(ModelError(format!(
+                "temperature {temperature} is outside {} to {}",
+                TEMPERATURE_RANGE.0, TEMPERATURE_RANGE.1
+            )));
+        }
+        self.temperature = temperature;
+        self.temperature_set = true;
+        Ok(self)
+    }
+
+    /// The temperature `pick=sample` draws at.
+    pub fn temperature(&self) -> f64 {
+        self.temperature
+    }
+
+    /// The legal moves of `state` and the probability this player plays
+    /// each with `pick=sample` (the model's, at the player's temperature).
     pub fn distribution(&mut self, state: &ChessGame) -> Result<(Vec<Move>, Vec<f64>), GameError> {
         self.explained(state).map(|(m, p, _)| (m, p))
     }
@@ -218,15 +317,16 @@ impl HumanAgent {
     /// The legal moves, their probabilities and their searched values.
     fn explained(&mut self, state: &ChessGame) -> Result<Explained, GameError> {
         let (moves, values) = self.values.values(state)?;
-        let rows = move_features(state, &moves, &values, Some(&self.model.prior));
-        let p = self.model.probabilities(&rows, self.rating);
+        let rows = move_features(state, &moves, &values, Some(&self.model.prior), Some(&self.model.book));
+        let p = self.model.tempered(&rows, self.rating, self.temperature);
         Ok((moves, p, values))
     }
 }
 
 impl Agent<ChessGame> for HumanAgent {
     fn name(&self) -> String {
-        format!("human:{},pick={}", self.rating, self.pick.name())
+        let temper = if self.temperature_set { format!(",temper={}", self.temperature) } else { String::new() };
+        format!("human:{},pick={}{temper}", self.rating, self.pick.name())
     }
 
     fn choose(&mut self, state: &ChessGame, rng: &mut dyn RngCore) -> Result<Move, GameError> {
@@ -250,9 +350,21 @@ impl Agent<ChessGame> for HumanAgent {
     }
 }
 
-/// Builds `human:X[,pick=sample|mode]` with the embedded model.
+/// Builds `human:X[,pick=sample|mode][,temper=T]` with the embedded model
+/// (`temper` overrides the model's temperature for the rating), or with a
+/// model given at run time ([`HumanAgents::with_model`]).
 #[derive(Debug, Clone, Default)]
-pub struct HumanAgents;
+pub struct HumanAgents {
+    model: Option<Arc<HumanModel>>,
+}
+
+impl HumanAgents {
+    /// Agents of `model` instead of the embedded one (a model just trained,
+    /// say).
+    pub fn with_model(model: Arc<HumanModel>) -> HumanAgents {
+        HumanAgents { model: Some(model) }
+    }
+}
 
 impl AgentFactory<ChessGame> for HumanAgents {
     fn build(&self, spec: &AgentSpec) -> Result<Option<BoxedAgent<ChessGame>>, SpecError> {
@@ -265,17 +377,25 @@ impl AgentFactory<ChessGame> for HumanAgents {
             Some(p) => p.parse::<Pick>().map_err(|e| SpecError::new(spec, e.to_string()))?,
             None => Pick::Sample,
         };
-        r.finish(&["pick"])?;
-        let model = HumanModel::embedded().map_err(|e| SpecError::new(spec, e.to_string()))?;
-        let agent = HumanAgent::new(model, rating, pick).map_err(|e| SpecError::new(spec, e.to_string()))?;
+        let temper: Option<f64> = r.take("temper")?;
+        r.finish(&["pick", "temper"])?;
+        let model = match &self.model {
+            Some(m) => m.clone(),
+            None => HumanModel::embedded().map_err(|e| SpecError::new(spec, e.to_string()))?,
+        };
+        let mut agent = HumanAgent::new(model, rating, pick).map_err(|e| SpecError::new(spec, e.to_string()))?;
+        if let Some(t) = temper {
+            agent = agent.with_temperature(t).map_err(|e| SpecError::new(spec, e.to_string()))?;
+        }
         Ok(Some(Box::new(agent)))
     }
 
     fn kinds(&self) -> Vec<(String, String)> {
         vec![(
-            "human:X[,pick=sample|mode]".into(),
+            "human:X[,pick=sample|mode][,temper=T]".into(),
             format!(
-                "plays like a Lichess player rated X ({:.0} to {:.0}), learned from rated games",
+                "plays like a Lichess player rated X ({:.0} to {:.0}), learned from rated games; temper=T draws at \
+                 temperature T instead of the one fitted for X",
                 RATING_RANGE.0, RATING_RANGE.1
             ),
         )]
@@ -290,7 +410,7 @@ mod tests {
 
     #[test]
     fn human_agents_play_legal_moves_and_refuse_bad_specs() {
-        let roster = Roster::new().with(HumanAgents);
+        let roster = Roster::new().with(HumanAgents::default());
         for spec in ["human:1500", "human:900,pick=mode", "human:2100,pick=sample"] {
             let mut a = roster.build(spec).unwrap();
             let mut g = ChessGame::startpos();
@@ -305,18 +425,38 @@ mod tests {
                 g.play(mv);
             }
         }
-        for bad in ["human", "human:abc", "human:100", "human:1500,pick=best", "human:1500,colour=red"] {
+        for bad in
+            ["human", "human:abc", "human:100", "human:1500,pick=best", "human:1500,colour=red", "human:1500,temper=0"]
+        {
             assert!(roster.build(bad).is_err(), "{bad} was accepted");
         }
     }
 
     #[test]
     fn sampling_is_seeded_and_mode_is_deterministic() {
-        let roster = Roster::new().with(HumanAgents);
+        let roster = Roster::new().with(HumanAgents::default());
         let g = ChessGame::startpos();
         let draw = |spec: &str, seed: u64| roster.build(spec).unwrap().choose(&g, &mut rng::seeded(seed)).unwrap();
         assert_eq!(draw("human:1200", 9), draw("human:1200", 9));
         assert_eq!(draw("human:1200,pick=mode", 1), draw("human:1200,pick=mode", 2));
+    }
+
+    #[test]
+    fn a_lower_temperature_sharpens_the_draw_and_mode_ignores_it() {
+        let g = ChessGame::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+        let model = HumanModel::embedded().unwrap();
+        let top = |t: f64| {
+            let mut a = HumanAgent::new(model.clone(), 1500.0, Pick::Sample).unwrap().with_temperature(t).unwrap();
+            let (_, p) = a.distribution(&g).unwrap();
+            p.iter().copied().fold(0.0, f64::max)
+        };
+        assert!(top(0.5) > top(1.0) && top(1.0) > top(2.0));
+        let mode = |t: f64| {
+            let mut a = HumanAgent::new(model.clone(), 1500.0, Pick::Mode).unwrap().with_temperature(t).unwrap();
+            a.choose(&g, &mut rng::seeded(1)).unwrap()
+        };
+        assert_eq!(mode(0.3), mode(3.0));
+        assert!(HumanAgent::new(model, 1500.0, Pick::Sample).unwrap().with_temperature(25.0).is_err());
     }
 
     #[test]
@@ -327,6 +467,11 @@ mod tests {
         let mut broken = (*m).clone();
         broken.weights.pop();
         assert!(HumanModel::from_json(&broken.to_json()).is_err());
+        for anchors in [[(1000.0, 1.0), (1000.0, 0.5)], [(1000.0, 1.0), (1200.0, 0.0)], [(f64::NAN, 1.0), (1.0, 1.0)]] {
+            let mut broken = (*m).clone();
+            broken.temper = anchors.map(|(rating, temperature)| TemperAnchor { rating, temperature }).to_vec();
+            assert!(HumanModel::from_json(&broken.to_json()).is_err(), "{anchors:?}");
+        }
         assert!(HumanModel::from_json("{").is_err());
     }
 }
