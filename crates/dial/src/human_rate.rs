@@ -225,45 +225,50 @@ pub fn round_robin(args: RoundRobinArgs) -> TaskResult {
     let _lock = open_out(&out, key, &names, &["all".to_string()])?;
     let config = RunConfig { label: "round-robin", key, out: out.clone(), shard: None };
     run_jobs(&jobs.iter().map(|j| j as &dyn Job).collect::<Vec<_>>(), &config)?;
-    // The middle player first: the fit anchors it (at 0, then its label).
+    // Ratings on the labels' scale: Elo's expected score, a draw counted
+    // as half a win and half a loss (Bradley–Terry on scores; the ladder's
+    // draw model would widen the gaps, see `strength::rating`), the middle
+    // player anchored at its label.
     let mid = ratings.len() / 2;
-    let order: Vec<usize> = std::iter::once(mid).chain((0..ratings.len()).filter(|&i| i != mid)).collect();
-    let place = |i: usize| order.iter().position(|&o| o == i).unwrap_or(0);
-    let mut results = Vec::new();
+    let mut counts = Vec::new();
     let mut scores = Vec::new();
     for (job, &(i, j)) in jobs.iter().zip(&pairings) {
         let played: Vec<PairOutcome> = job.load(&out, key).into_iter().flatten().flatten().collect();
         if played.len() < pairs {
             return Err(format!("{}: {} of {pairs} pairs saved", job.name(), played.len()).into());
         }
-        let score = played.iter().map(PairOutcome::score).sum::<f64>() / (2 * played.len()) as f64;
+        let t = tournament::summary::trinomial(&played);
+        let (w, d, l) = (t.wins() as f64, t.draws() as f64, t.losses() as f64);
         let gap = f64::from(ratings[j]) - f64::from(ratings[i]);
-        scores.push(json!({"a": specs[j], "b": specs[i], "games": 2 * played.len(), "score": score,
-            "elo_expected": crate::human_temper::elo_score(gap)}));
-        results.push((place(j), place(i), played));
+        scores.push(json!({"a": specs[j], "b": specs[i], "games": t.games(), "wins": w, "draws": d,
+            "losses": l, "score": (w + d / 2.0) / (w + d + l), "elo_expected": crate::human_temper::elo_score(gap)}));
+        counts.push(strength::rating::PairResult::new(j, i, w + d / 2.0, 0.0, l + d / 2.0));
     }
-    let ordered: Vec<String> = order.iter().map(|&i| specs[i].clone()).collect();
-    let fit = tournament::ladder_fit::fit_ladder(&ordered, &results)?;
-    let label_mid = f64::from(ratings[mid]);
-    let players: Vec<Value> = order
-        .iter()
-        .zip(&fit.rated)
-        .map(|(&i, r)| {
-            json!({"spec": specs[i], "label": ratings[i], "rating": label_mid + r.rating,
-                "ci95": [label_mid + r.low, label_mid + r.high], "games": r.games})
+    // A player who won or lost every game has no finite rating: then every
+    // pairing gets the ladder fit's virtual draws, and the report says so.
+    let options = strength::rating::FitOptions::new().anchor(mid, f64::from(ratings[mid]));
+    let (fitted, virtual_draws) = match strength::rating::fit(specs.len(), &counts, &options) {
+        Err(strength::rating::RatingError::Unbounded { .. }) => {
+            let draws = tournament::ladder_fit::VIRTUAL_DRAWS;
+            (strength::rating::fit(specs.len(), &counts, &options.virtual_draws(draws))?, Some(draws))
+        }
+        other => (other?, None),
+    };
+    let players: Vec<Value> = (0..specs.len())
+        .map(|i| {
+            let p = fitted.player(i);
+            json!({"spec": specs[i], "label": ratings[i], "rating": p.rating,
+                "ci95": [p.interval.0, p.interval.1]})
         })
         .collect();
-    let mut players = players;
-    players.sort_by_key(|p| p["label"].as_u64());
     let fitted = |p: &Value| p["rating"].as_f64().unwrap_or(f64::NAN);
     let (lo, hi) = (&players[0], &players[players.len() - 1]);
     let span_labels = f64::from(ratings[ratings.len() - 1] - ratings[0]);
     let span_fitted = fitted(hi) - fitted(lo);
     let report = json!({
         "pick": args.pick, "games_per_pairing": 2 * pairs, "seed": args.seed, "openings": openings.source,
-        "players": players, "pairings": scores, "draw_nu": fit.nu,
-        "gap_ratio": span_fitted / span_labels,
-        "misfit_p": fit.misfit.as_ref().map(|m| m.p_value),
+        "players": players, "pairings": scores, "gap_ratio": span_fitted / span_labels,
+        "virtual_draws": virtual_draws,
     });
     write_atomic(&out.join("round-robin.json"), &serde_json::to_string_pretty(&report)?)?;
     if args.json {
@@ -280,7 +285,7 @@ pub fn markdown_round_robin(report: &Value) -> String {
     let num = |v: &Value| v.as_f64().unwrap_or(f64::NAN);
     let mut s = format!(
         "human:X round robin (pick={}), {} games per pairing; ratings by maximum likelihood, the middle player \
-         anchored at its label\n\n| human:X | fitted | 95% interval | fitted − label |\n| ---: | ---: | --- | ---: |\n",
+         anchored at its label (Elo's expected score, a draw half a win)\n\n| human:X | fitted | 95% interval | fitted − label |\n| ---: | ---: | --- | ---: |\n",
         report["pick"].as_str().unwrap_or("?"),
         report["games_per_pairing"]
     );
@@ -314,6 +319,52 @@ pub fn markdown_round_robin(report: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_round_robin_saves_its_games_and_rates_its_players() {
+        let dir = std::env::temp_dir().join(format!("human-round-robin-test-{}", std::process::id()));
+        let args = RoundRobinArgs {
+            ratings: vec![1800, 1200],
+            pick: "sample".into(),
+            games: 2,
+            seed: 4,
+            threads: None,
+            out: Some(dir.clone()),
+            json: true,
+        };
+        round_robin(args.clone()).unwrap();
+        let report: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("round-robin.json")).unwrap()).unwrap();
+        let players = report["players"].as_array().unwrap();
+        assert_eq!(players.len(), 2);
+        // The first player (the middle of two) is the anchor, at its label.
+        assert_eq!((players[1]["label"].as_u64(), players[1]["rating"].as_f64()), (Some(1800), Some(1800.0)));
+        assert_eq!(report["pairings"][0]["games"].as_u64(), Some(2));
+        assert!(report["gap_ratio"].as_f64().unwrap().is_finite());
+        // A second run loads the saved games: the same report.
+        round_robin(args).unwrap();
+        let again: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("round-robin.json")).unwrap()).unwrap();
+        assert_eq!(report, again);
+        let _ = std::fs::remove_dir_all(&dir);
+        // A pick that is neither sample nor mode, or one rating: refused
+        // before any game.
+        let bad = RoundRobinArgs { pick: "best".into(), ..bad_base() };
+        assert!(round_robin(bad).is_err());
+        assert!(round_robin(RoundRobinArgs { ratings: vec![1500], ..bad_base() }).is_err());
+    }
+
+    fn bad_base() -> RoundRobinArgs {
+        RoundRobinArgs {
+            ratings: vec![1500, 1800],
+            pick: "sample".into(),
+            games: 2,
+            seed: 1,
+            threads: None,
+            out: None,
+            json: true,
+        }
+    }
 
     #[test]
     fn the_line_through_the_points() {

@@ -21,7 +21,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use games_chess::human::{HumanAgents, HumanModel, TEMPERATURE_RANGE, TemperAnchor};
+use games_chess::human::{HumanAgents, HumanModel, MODEL_PATH, TEMPERATURE_RANGE, TemperAnchor};
 use rayon::prelude::*;
 use search_core::rng::derive_seed;
 use serde_json::json;
@@ -32,9 +32,6 @@ use tournament::runner::fnv;
 
 use crate::TaskResult;
 use taskkit::threads::parse_threads;
-
-/// Where `human train` writes the model (relative to the workspace root).
-pub const MODEL_FILE: &str = "crates/games-chess/calibration/human-chess.json";
 
 /// The default anchors: 900 to 2100 in steps of 300.
 pub const DEFAULT_ANCHORS: [u32; 5] = [900, 1200, 1500, 1800, 2100];
@@ -238,7 +235,7 @@ pub fn temper(args: TemperArgs) -> TaskResult {
     if let Some(n) = args.threads {
         rayon::ThreadPoolBuilder::new().num_threads(n).build_global()?;
     }
-    let path = args.model.clone().unwrap_or_else(|| workspace_root().join(MODEL_FILE));
+    let path = args.model.clone().unwrap_or_else(|| workspace_root().join(MODEL_PATH));
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut model = HumanModel::from_json(&text)?;
     let (anchors, report) = fit_temper(&model, &args, |line| eprintln!("temper: {line}"))?;
@@ -256,6 +253,29 @@ pub fn temper(args: TemperArgs) -> TaskResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_small_fit_replays_exactly_and_keeps_the_middle_anchor() {
+        let model = HumanModel::embedded().unwrap();
+        let args = TemperArgs {
+            anchors: vec![1700, 1300, 1500],
+            games: 4,
+            trials: 2,
+            seed: 5,
+            center_temperature: 0.8,
+            ..TemperArgs::standard()
+        };
+        let mut lines = 0;
+        let (a, report) = fit_temper(&model, &args, |_| lines += 1).unwrap();
+        assert_eq!(lines, 4, "two trials for each of the two outer anchors");
+        let ratings: Vec<f64> = a.iter().map(|t| t.rating).collect();
+        assert_eq!(ratings, [1300.0, 1500.0, 1700.0]);
+        assert_eq!(a[1].temperature, 0.8);
+        assert!(a.iter().all(|t| (TEMPERATURE_RANGE.0..=TEMPERATURE_RANGE.1).contains(&t.temperature)));
+        assert_eq!(report["anchors"].as_array().unwrap().len(), 2);
+        let (again, _) = fit_temper(&model, &args, |_| {}).unwrap();
+        assert_eq!(a, again);
+    }
 
     #[test]
     fn elo_and_score_are_inverse() {

@@ -44,7 +44,7 @@ pub const FROM_PLY: usize = 10;
 
 /// Where `train` writes the chosen model (relative to the workspace root):
 /// the file the chess crate embeds as [`games_chess::human::MODEL_JSON`].
-const MODEL_FILE: &str = "crates/games-chess/calibration/human-chess.json";
+const MODEL_FILE: &str = games_chess::human::MODEL_PATH;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -635,6 +635,27 @@ mod tests {
     }
 
     #[test]
+    fn the_2013_2017_layout_reads_and_counts_its_rejections() {
+        // The columns of the 2013–2017 file: SAN moves in one column, the
+        // time control as minutes+seconds, `rated` and `turns` checked.
+        let csv = "id,rated,turns,victory_status,winner,increment_code,white_id,white_rating,black_id,black_rating,moves\n\
+                   a1,TRUE,4,resign,white,15+2,ann,1500,bob,1400,e4 e5 Nf3 Nc6\n\
+                   a2,FALSE,2,resign,black,10+0,ann,1500,bob,1400,d4 d5\n\
+                   a3,TRUE,5,resign,white,10+0,ann,1500,bob,1400,e4 e5 Nf3\n\
+                   a4,TRUE,2,resign,white,10+0,ann,1500,bob,,e4 e5\n\
+                   a5,TRUE,2,resign,white,10+0,ann,1500,bob,1400,e4 Ke7\n";
+        let mut c = Corpus::new();
+        c.add_csv("old.csv", csv).unwrap();
+        assert_eq!(c.games.len(), 1);
+        let g = &c.games[0];
+        assert_eq!((g.id.as_str(), g.ratings, g.moves.len(), g.result), ("a1", [1500, 1400], 4, Some(1.0)));
+        let tc = g.time_control.unwrap();
+        assert_eq!((tc.base_seconds, tc.increment_seconds, tc.speed()), (900, 2, Speed::Rapid));
+        let got: Vec<(Skip, usize)> = c.skipped.iter().map(|s| (s.reason, s.line)).collect();
+        assert_eq!(got, vec![(Skip::Unrated, 3), (Skip::Unparsable, 4), (Skip::NoRating, 5), (Skip::Unparsable, 6)]);
+    }
+
+    #[test]
     fn csv_rows_keep_their_lines_and_quotes() {
         let csv = "Site,WhiteElo,BlackElo,Variant,Moves\n\
                    https://lichess.org/x1,1000,1100,Standard,\"1. e4 e5 2. Nf3 Nc6\"\n\

@@ -63,6 +63,10 @@ pub use model::{Decisions, FitResult, Mask, RATING_CENTER, RATING_SCALE, fit, lo
 /// `calibration/human-chess.json`, which `cargo xtask human train` writes.
 pub const MODEL_JSON: &str = include_str!("../../calibration/human-chess.json");
 
+/// Where the workspace keeps [`MODEL_JSON`] (relative to its root): the
+/// file `cargo xtask human train` and `human temper` write.
+pub const MODEL_PATH: &str = "crates/games-chess/calibration/human-chess.json";
+
 /// The lowest and highest rating a human agent accepts (the corpus spans
 /// 800 to 2199; the model extrapolates a little beyond, no further).
 pub const RATING_RANGE: (f64, f64) = (600.0, 2400.0);
