@@ -26,7 +26,7 @@ use games_chess::external::{EngineLimit, UciEngineAgent};
 use games_chess::human::{
     BANDS, BOOK, BOOK_MIN_VISITS, BOOK_PLIES, Book, Corpus, Decisions, FEATURES, HumanModel, K, Mask, MoveValues,
     PRIOR, Position, Skip, Split, VALUE_CAP, band_of, book_rate, fit, fnv1a, loglik, move_features, move_key,
-    move_prior, rating_z, utilities,
+    move_prior, rating_z, softmax, utilities,
 };
 use games_chess::{ChessEval, ChessGame};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -578,6 +578,13 @@ pub struct EvalArgs {
     /// The seed of pick=sample's draws.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// An earlier model's JSON whose log-likelihood is reported beside the committed model's, on the same
+    /// test positions (its features must be among this code's, matched by name).
+    #[arg(long, value_name = "FILE")]
+    pub compare_model: Option<PathBuf>,
+    /// The model's own figures only: no engine plays the test positions (seconds instead of minutes).
+    #[arg(long)]
+    pub model_only: bool,
     /// Write the SVG plots (human-match.svg, human-mistakes.svg) into this directory.
     #[arg(long, value_name = "DIR")]
     pub plots: Option<PathBuf>,
@@ -637,6 +644,31 @@ fn histogram(l: &[f64]) -> Vec<f64> {
         .collect()
 }
 
+/// An earlier model's weights mapped onto this code's features by name
+/// (features it lacks weigh 0), with its prior: what `--compare-model`
+/// scores.
+fn earlier_model(path: &Path) -> Result<(Vec<f64>, Vec<f64>), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let names: Vec<&str> = v["features"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    let w: Vec<f64> = v["weights"].as_array().into_iter().flatten().filter_map(Value::as_f64).collect();
+    let prior: Vec<f64> = v["prior"].as_array().into_iter().flatten().filter_map(Value::as_f64).collect();
+    let k = names.len();
+    if k == 0 || w.len() != 2 * k || prior.len() != games_chess::human::KEYS {
+        return Err(format!("{}: not a human model (features, weights, prior)", path.display()));
+    }
+    let mut mapped = vec![0.0; 2 * K];
+    for (i, name) in names.iter().enumerate() {
+        let j = FEATURES
+            .iter()
+            .position(|f| f == name)
+            .ok_or_else(|| format!("{}: feature {name} is not this code's", path.display()))?;
+        mapped[j] = w[i];
+        mapped[K + j] = w[k + i];
+    }
+    Ok((mapped, prior))
+}
+
 /// Runs `cargo xtask human eval`.
 pub fn eval(args: EvalArgs) -> TaskResult {
     let movetime = args.movetime();
@@ -653,6 +685,17 @@ pub fn eval(args: EvalArgs) -> TaskResult {
         test_idx.extend(spaced(band, args.positions));
     }
     let mut test = table(&positions, &test_idx, model.depth, &fingerprint, "test")?;
+    // The earlier model sees its own prior and no book.
+    let earlier = match &args.compare_model {
+        Some(path) => {
+            let (w, prior) = earlier_model(path)?;
+            let mut t = test.clone();
+            t.set_prior(&prior);
+            t.set_book(&positions, &Book::default(), None);
+            Some((w, t))
+        }
+        None => None,
+    };
     test.set_prior(&model.prior);
     test.set_book(&positions, &model.book, None);
     // The Boltzmann baseline is fitted on train, at the model's depth.
@@ -686,6 +729,12 @@ pub fn eval(args: EvalArgs) -> TaskResult {
         // tempered.
         let tx = model.temperature(x);
         let mut ll_t = 0.0;
+        let ll_earlier: Option<f64> = earlier.as_ref().map(|(w, t)| {
+            rows.iter()
+                .map(|&i| softmax(&utilities(w, t.d.rows(i), rating_z(t.d.ratings[i])))[t.d.chosen[i]].ln())
+                .sum::<f64>()
+                / n
+        });
         for &i in &rows {
             let p = model.tempered(test.d.rows(i), x, tx);
             let own = test.d.ratings[i];
@@ -710,7 +759,7 @@ pub fn eval(args: EvalArgs) -> TaskResult {
         }
         // The engines, on the same positions.
         let mut engines: Vec<Engine> = Vec::new();
-        if let Some(sf) = &stockfish {
+        if let Some(sf) = stockfish.as_ref().filter(|_| !args.model_only) {
             let elo = x.max(1350.0).round() as i64;
             let note =
                 (elo as f64 > x).then(|| format!("UCI_Elo {elo}: Debian's Stockfish 15.1 goes no lower than 1350"));
@@ -722,11 +771,13 @@ pub fn eval(args: EvalArgs) -> TaskResult {
             let mut full = UciEngineAgent::spawn(sf, &[], limit)?;
             engines.push(("Stockfish full".into(), None, Box::new(move |g| full.best_move(g).ok())));
         }
-        let opts = Options::recommended::<ChessGame, Minimax, ChessEval>(&ChessEval).with_table_mib(16);
-        let mut ab = SearchAgent::new(Search::new(Minimax, ChessEval, opts)?, Limits::time(movetime));
-        let mut abr = rng::seeded(args.seed);
-        engines.push(("our alpha-beta".into(), None, Box::new(move |g| ab.choose(g, &mut abr).ok())));
-        if let Some(d) = &dial {
+        if !args.model_only {
+            let opts = Options::recommended::<ChessGame, Minimax, ChessEval>(&ChessEval).with_table_mib(16);
+            let mut ab = SearchAgent::new(Search::new(Minimax, ChessEval, opts)?, Limits::time(movetime));
+            let mut abr = rng::seeded(args.seed);
+            engines.push(("our alpha-beta".into(), None, Box::new(move |g| ab.choose(g, &mut abr).ok())));
+        }
+        if let Some(d) = dial.as_ref().filter(|_| !args.model_only) {
             let (lo, hi) = d.range();
             let e = x.clamp(lo.ceil(), hi.floor());
             let note = (e != x).then(|| format!("elo:{e}: the dial's range is {lo:.0} to {hi:.0}"));
@@ -771,6 +822,7 @@ pub fn eval(args: EvalArgs) -> TaskResult {
             "temperature": tx,
             "loglik_human": ll_h / n,
             "loglik_human_tempered": ll_t / n,
+            "loglik_earlier_model": ll_earlier,
             "loglik_uniform": ll_u / n,
             "loglik_boltzmann": if nb > 0 { Some(ll_b / nb as f64) } else { None },
             "engines": engine_out,
@@ -786,6 +838,7 @@ pub fn eval(args: EvalArgs) -> TaskResult {
     b.finish_and_clear();
     let report = json!({
         "model": {"depth": model.depth, "l2": model.l2, "data": model.data_fingerprint, "code": model.code_version},
+        "earlier_model": args.compare_model.as_ref().map(|p| p.display().to_string()),
         "test_positions_per_band": args.positions,
         "movetime_ms": args.movetime_ms,
         "loss_search_depth": deep_depth,
@@ -837,9 +890,10 @@ pub fn markdown_eval(report: &Value) -> String {
             s += &format!("| {}{note} | {} |\n", e["engine"].as_str().unwrap_or(""), pct(&e["match"]));
         }
         s += &format!(
-            "\nlog-likelihood per move: human {} (tempered {}), Boltzmann {}, uniform {}; mean loss (cp): players {}, human {}, Stockfish UCI_Elo {}; EMD to the players: human {}, Stockfish UCI_Elo {}\n",
+            "\nlog-likelihood per move: human {} (tempered {}; the earlier model {}), Boltzmann {}, uniform {}; mean loss (cp): players {}, human {}, Stockfish UCI_Elo {}; EMD to the players: human {}, Stockfish UCI_Elo {}\n",
             num(&b["loglik_human"]),
             num(&b["loglik_human_tempered"]),
+            num(&b["loglik_earlier_model"]),
             num(&b["loglik_boltzmann"]),
             num(&b["loglik_uniform"]),
             num(&b["loss_mean"]["players"]),
