@@ -38,10 +38,10 @@ pub const DEFAULT_ANCHORS: [u32; 5] = [900, 1200, 1500, 1800, 2100];
 
 /// The slope assumed before the trials measure it: Elo per unit of `ln τ`
 /// (negative: a lower temperature is stronger).
-const PRIOR_SLOPE: f64 = -500.0;
+pub const PRIOR_SLOPE: f64 = -500.0;
 
 /// The largest change of `ln τ` one trial may propose.
-const MAX_STEP: f64 = 1.5;
+pub const MAX_STEP: f64 = 1.5;
 
 /// Arguments of `cargo xtask human temper`.
 #[derive(Debug, Clone, clap::Args)]
