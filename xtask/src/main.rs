@@ -323,8 +323,8 @@ mod tests {
         match parse(&["human", "round-robin"]).unwrap() {
             Command::Human(Human::RoundRobin(r)) => {
                 assert_eq!(
-                    (r.ratings(), r.games, r.pick.as_str()),
-                    (dial::human_temper::DEFAULT_ANCHORS.to_vec(), 200, "sample")
+                    (r.ratings(), r.run.games, r.pick.as_str()),
+                    (dial::human_temper::DEFAULT_ANCHORS.to_vec(), 100, "sample")
                 );
             }
             other => panic!("{other:?}"),

@@ -160,21 +160,10 @@ pub struct RoundRobinArgs {
     /// How each player picks its move: sample or mode.
     #[arg(long, default_value = "sample")]
     pub pick: String,
-    /// Games per pairing (rounded up to whole pairs).
-    #[arg(long, default_value_t = 200)]
-    pub games: usize,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads, 1 to 4 per available core (default: one per core). Results do not depend on it.
-    #[arg(long, value_parser = parse_threads)]
-    pub threads: Option<usize>,
-    /// Output directory of the saved games (default target/human-round-robin); rerun to resume.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Print one JSON object.
-    #[arg(long)]
-    pub json: bool,
+    /// The games and where they are kept (default `target/human-round-robin`); the goal's measurement
+    /// plays `--games 200`.
+    #[command(flatten)]
+    pub run: RunSettings,
 }
 
 impl RoundRobinArgs {
@@ -197,14 +186,15 @@ pub fn round_robin(args: RoundRobinArgs) -> TaskResult {
         return Err(format!("--pick {:?}: expected sample or mode", args.pick).into());
     }
     let ratings = args.ratings();
-    if ratings.len() < 2 || args.games == 0 {
+    let RunSettings { games, seed: master, threads, shard, json: as_json, .. } = args.run;
+    if ratings.len() < 2 || games == 0 {
         return Err("a round robin needs at least two ratings and one game".into());
     }
     let specs: Vec<String> = ratings.iter().map(|&x| human_spec(x, &args.pick)).collect();
-    super::pool::start_workers(args.threads, &specs)?;
+    super::pool::start_workers(threads, &specs)?;
     let arena = registry::game("chess")?.setup()?;
-    let pairs = args.games.div_ceil(2);
-    let seed = derive_seed(args.seed, fnv("openings"));
+    let pairs = games.div_ceil(2);
+    let seed = derive_seed(master, fnv("openings"));
     let openings = Openings { list: arena.random_openings(pairs, seed)?, source: format!("random, seed {seed}") };
     let mut pairings = Vec::new();
     for i in 0..specs.len() {
@@ -219,11 +209,12 @@ pub fn round_robin(args: RoundRobinArgs) -> TaskResult {
             MatchJob::new(arena.clone(), name, &specs[j], &specs[i], openings.clone(), pairs)
         })
         .collect();
-    let key = RunKey { seed: args.seed, scale: Scale::Default };
-    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("target/human-round-robin"));
+    let key = RunKey { seed: master, scale: Scale::Default };
+    let out = args.run.out.clone().unwrap_or_else(|| PathBuf::from("target/human-round-robin"));
     let names: Vec<String> = jobs.iter().map(|j| j.name().to_string()).collect();
-    let _lock = open_out(&out, key, &names, &["all".to_string()])?;
-    let config = RunConfig { label: "round-robin", key, out: out.clone(), shard: None };
+    let share = shard.map_or("all".to_string(), |s| s.to_string());
+    let _lock = open_out(&out, key, &names, &[share])?;
+    let config = RunConfig { label: "round-robin", key, out: out.clone(), shard };
     run_jobs(&jobs.iter().map(|j| j as &dyn Job).collect::<Vec<_>>(), &config)?;
     // Ratings on the labels' scale: Elo's expected score, a draw counted
     // as half a win and half a loss (Bradley–Terry on scores; the ladder's
@@ -235,6 +226,14 @@ pub fn round_robin(args: RoundRobinArgs) -> TaskResult {
     for (job, &(i, j)) in jobs.iter().zip(&pairings) {
         let played: Vec<PairOutcome> = job.load(&out, key).into_iter().flatten().flatten().collect();
         if played.len() < pairs {
+            if shard.is_some() {
+                eprintln!(
+                    "round-robin: {} of {pairs} pairs of {} saved (other shards' share)",
+                    played.len(),
+                    job.name()
+                );
+                return Ok(());
+            }
             return Err(format!("{}: {} of {pairs} pairs saved", job.name(), played.len()).into());
         }
         let t = tournament::summary::trinomial(&played);
@@ -266,12 +265,12 @@ pub fn round_robin(args: RoundRobinArgs) -> TaskResult {
     let span_labels = f64::from(ratings[ratings.len() - 1] - ratings[0]);
     let span_fitted = fitted(hi) - fitted(lo);
     let report = json!({
-        "pick": args.pick, "games_per_pairing": 2 * pairs, "seed": args.seed, "openings": openings.source,
+        "pick": args.pick, "games_per_pairing": 2 * pairs, "seed": master, "openings": openings.source,
         "players": players, "pairings": scores, "gap_ratio": span_fitted / span_labels,
         "virtual_draws": virtual_draws,
     });
     write_atomic(&out.join("round-robin.json"), &serde_json::to_string_pretty(&report)?)?;
-    if args.json {
+    if as_json {
         println!("{report}");
     } else {
         println!("{}", markdown_round_robin(&report));
@@ -323,15 +322,8 @@ mod tests {
     #[test]
     fn a_round_robin_saves_its_games_and_rates_its_players() {
         let dir = std::env::temp_dir().join(format!("human-round-robin-test-{}", std::process::id()));
-        let args = RoundRobinArgs {
-            ratings: vec![1800, 1200],
-            pick: "sample".into(),
-            games: 2,
-            seed: 4,
-            threads: None,
-            out: Some(dir.clone()),
-            json: true,
-        };
+        let run = RunSettings { games: 2, seed: 4, threads: None, out: Some(dir.clone()), shard: None, json: true };
+        let args = RoundRobinArgs { ratings: vec![1800, 1200], pick: "sample".into(), run };
         round_robin(args.clone()).unwrap();
         let report: Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("round-robin.json")).unwrap()).unwrap();
@@ -355,15 +347,8 @@ mod tests {
     }
 
     fn bad_base() -> RoundRobinArgs {
-        RoundRobinArgs {
-            ratings: vec![1500, 1800],
-            pick: "sample".into(),
-            games: 2,
-            seed: 1,
-            threads: None,
-            out: None,
-            json: true,
-        }
+        let run = RunSettings { games: 2, seed: 1, threads: None, out: None, shard: None, json: true };
+        RoundRobinArgs { ratings: vec![1500, 1800], pick: "sample".into(), run }
     }
 
     #[test]

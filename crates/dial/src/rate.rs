@@ -35,10 +35,11 @@ pub struct Args {
     pub run: RunSettings,
 }
 
-/// The games of a rating run and where they are kept (`rate` and `human rate`).
+/// The games of a rating run and where they are kept (`rate`, `human rate` and `human round-robin`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct RunSettings {
-    /// Games per pairing of an agent with each rung of the ladder (rounded up to whole pairs).
+    /// Games per pairing: an agent with each rung of the ladder, or two players of a round robin (rounded up to
+    /// whole pairs).
     #[arg(long, default_value_t = 100)]
     pub games: usize,
     /// Master seed.
@@ -48,7 +49,8 @@ pub struct RunSettings {
     /// with a `uci:` engine on a clock (movetime), at most one per core.
     #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
-    /// Output directory of the saved games (default: target/rate/GAME, or target/human-rate); rerun to resume.
+    /// Output directory of the saved games (default: target/rate/GAME, target/human-rate or
+    /// target/human-round-robin); rerun to resume.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Play only a deterministic share `I/N` of the cells.
