@@ -15,8 +15,13 @@
 //!   this crate's `calibration/human-chess.json`, embedded
 //!   ([`HumanModel::embedded`]).
 //! * [`HumanAgent`]: plays like a player of rating `X`: samples a move from
-//!   the model (`pick=sample`) or plays its most likely move (`pick=mode`);
-//!   [`HumanAgents`] builds it from the spec `human:X[,pick=sample|mode]`.
+//!   the model at the temperature fitted for `X` ([`HumanModel::temperature`],
+//!   so that `human:X` against `human:Y` scores what Elo predicts;
+//!   `pick=sample`) or plays its most likely move (`pick=mode`);
+//!   [`HumanAgents`] builds it from the spec
+//!   `human:X[,pick=sample|mode][,temper=T]`.
+//! * [`Book`]: the positions the train games reached at least twice and the
+//!   moves played there, one of the features.
 //!
 //! ```
 //! use games_chess::ChessGame;
