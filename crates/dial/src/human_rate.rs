@@ -17,7 +17,6 @@ use tournament::runner::Job;
 
 use crate::TaskResult;
 use crate::rate::{RunSettings, rate_specs};
-use taskkit::threads::parse_threads;
 use taskkit::{RunConfig, RunKey, Scale, fnv, open_out, run_jobs, write_atomic};
 
 /// Arguments of `cargo xtask human rate`.
