@@ -239,19 +239,11 @@ pub fn round_robin(args: RoundRobinArgs) -> TaskResult {
         let (w, d, l) = (t.wins() as f64, t.draws() as f64, t.losses() as f64);
         let gap = f64::from(ratings[j]) - f64::from(ratings[i]);
         scores.push(json!({"a": specs[j], "b": specs[i], "games": t.games(), "wins": w, "draws": d,
-            "losses": l, "score": (w + d / 2.0) / (w + d + l), "elo_expected": crate::human_temper::elo_score(gap)}));
+            "losses": l, "score": (w + d / 2.0) / (w + d + l), "elo_expected": strength::elo::elo_to_score(gap)}));
         counts.push(strength::rating::PairResult::new(j, i, w + d / 2.0, 0.0, l + d / 2.0));
     }
-    // A player who won or lost every game has no finite rating: then every
-    // pairing gets the ladder fit's virtual draws, and the report says so.
     let options = strength::rating::FitOptions::new().anchor(mid, f64::from(ratings[mid]));
-    let (fitted, virtual_draws) = match strength::rating::fit(specs.len(), &counts, &options) {
-        Err(strength::rating::RatingError::Unbounded { .. }) => {
-            let draws = tournament::ladder_fit::VIRTUAL_DRAWS;
-            (strength::rating::fit(specs.len(), &counts, &options.virtual_draws(draws))?, Some(draws))
-        }
-        other => (other?, None),
-    };
+    let (fitted, virtual_draws) = tournament::ladder_fit::fit_bounded(specs.len(), &counts, &options)?;
     let players: Vec<Value> = (0..specs.len())
         .map(|i| {
             let p = fitted.player(i);
@@ -259,10 +251,9 @@ pub fn round_robin(args: RoundRobinArgs) -> TaskResult {
                 "ci95": [p.interval.0, p.interval.1]})
         })
         .collect();
-    let fitted = |p: &Value| p["rating"].as_f64().unwrap_or(f64::NAN);
-    let (lo, hi) = (&players[0], &players[players.len() - 1]);
-    let span_labels = f64::from(ratings[ratings.len() - 1] - ratings[0]);
-    let span_fitted = fitted(hi) - fitted(lo);
+    let last = specs.len() - 1;
+    let span_labels = f64::from(ratings[last] - ratings[0]);
+    let span_fitted = fitted.rating(last) - fitted.rating(0);
     let report = json!({
         "pick": args.pick, "games_per_pairing": 2 * pairs, "seed": master, "openings": openings.source,
         "players": players, "pairings": scores, "gap_ratio": span_fitted / span_labels,

@@ -26,6 +26,7 @@ use rayon::prelude::*;
 use search_core::rng::derive_seed;
 use serde_json::json;
 use strength::agents::Roster;
+use strength::elo::score_to_elo;
 use strength::pairing::PairOutcome;
 use tournament::matches::AnySetup;
 use tournament::runner::fnv;
@@ -93,17 +94,11 @@ impl TemperArgs {
     }
 }
 
-/// The expected score of a player `d` Elo above its opponent.
-pub fn elo_score(d: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-d / 400.0))
-}
-
 /// The Elo difference of score `s` over `games` games (a perfect score
 /// counted as half a game short of it).
 pub fn score_elo(s: f64, games: usize) -> f64 {
     let edge = 0.5 / games.max(1) as f64;
-    let s = s.clamp(edge, 1.0 - edge);
-    400.0 * (s / (1.0 - s)).log10()
+    score_to_elo(s.clamp(edge, 1.0 - edge))
 }
 
 /// One trial: the anchor's `ln τ` and the Elo its score gave.
@@ -203,12 +198,12 @@ pub fn fit_temper(
         for k in 0..args.trials {
             let seed = derive_seed(args.seed, fnv(&format!("temper {x} {y} {k}")));
             let s = score(&setup, &spec(x, lt.exp()), &opponent, pairs, seed)?;
-            trials.push(Trial { log_temperature: lt, score: s, elo: score_elo(s, 2 * pairs) });
+            let elo = score_elo(s, 2 * pairs);
+            trials.push(Trial { log_temperature: lt, score: s, elo });
             progress(&format!(
-                "human:{x} at τ={:.3} vs {opponent}: {:.1}% ({:+.0} Elo, target {target:+.0})",
+                "human:{x} at τ={:.3} vs {opponent}: {:.1}% ({elo:+.0} Elo, target {target:+.0})",
                 lt.exp(),
-                100.0 * s,
-                score_elo(s, 2 * pairs)
+                100.0 * s
             ));
             lt = next_log_temperature(&trials, target);
         }
@@ -280,7 +275,7 @@ mod tests {
     #[test]
     fn elo_and_score_are_inverse() {
         for d in [-600.0, -150.0, 0.0, 300.0] {
-            assert!((score_elo(elo_score(d), 1_000_000) - d).abs() < 1e-6);
+            assert!((score_elo(strength::elo::elo_to_score(d), 1_000_000) - d).abs() < 1e-6);
         }
         // A perfect score is finite.
         assert!(score_elo(1.0, 400).is_finite());

@@ -119,14 +119,17 @@ impl std::fmt::Debug for KibitzAgent {
     }
 }
 
+/// A node budget of at least 1.
+fn check_nodes(nodes: u64) -> Result<u64, ParamError> {
+    if nodes == 0 { Err(ParamError::new("nodes", "must be at least 1")) } else { Ok(nodes) }
+}
+
 impl KibitzAgent {
     /// The engine searching `nodes` nodes a move.
     ///
     /// Errors: `nodes` is 0; the table cannot be allocated.
     pub fn new(nodes: u64) -> Result<Self, ParamError> {
-        if nodes == 0 {
-            return Err(ParamError::new("nodes", "must be at least 1"));
-        }
+        let nodes = check_nodes(nodes)?;
         Ok(KibitzAgent { search: Box::new(kibitz_search(TABLE_MIB)?), nodes, weights: None })
     }
 
@@ -136,9 +139,7 @@ impl KibitzAgent {
     ///
     /// Errors: as [`new`](Self::new).
     pub fn with_weights(nodes: u64, weights: EngineWeights) -> Result<Self, ParamError> {
-        if nodes == 0 {
-            return Err(ParamError::new("nodes", "must be at least 1"));
-        }
+        let nodes = check_nodes(nodes)?;
         let search = Search::new(Minimax, WeightedEval::new(weights.clone()), engine_options(TABLE_MIB))?;
         Ok(KibitzAgent { search: Box::new(search), nodes, weights: Some(weights) })
     }

@@ -25,8 +25,8 @@ use std::time::Duration;
 use games_chess::external::{EngineLimit, UciEngineAgent};
 use games_chess::human::{
     BANDS, BOOK, BOOK_MIN_VISITS, BOOK_PLIES, Book, Corpus, Decisions, FEATURES, HumanModel, K, Mask, MoveValues,
-    PRIOR, Position, Skip, Split, VALUE_CAP, band_of, book_rate, fit, fnv1a, loglik, move_features, move_key,
-    move_prior, rating_z, softmax, utilities,
+    PRIOR, Position, Skip, Split, VALUE_CAP, band_of, fit, fnv1a, loglik, move_features, move_key, move_prior,
+    rating_z, softmax, utilities,
 };
 use games_chess::{ChessEval, ChessGame};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -141,25 +141,16 @@ impl Table {
         }
     }
 
-    /// Sets every move's `book` feature from `book`, less the counts of
-    /// each decision's own game when `own` gives them (so that a train
-    /// game does not see its own moves), a position counting only when
-    /// reached [`BOOK_MIN_VISITS`] times.
+    /// Sets every move's `book` feature from `book` ([`Book::feature`]),
+    /// less the counts of each decision's own game when `own` gives them
+    /// (so that a train game does not see its own moves).
     fn set_book(&mut self, positions: &[Position], book: &Book, own: Option<&BTreeMap<usize, Book>>) {
         for i in 0..self.d.len() {
             let p = &positions[self.index[i]];
             let (lo, hi) = (self.d.starts[i], self.d.starts[i + 1]);
             let mine = own.and_then(|o| o.get(&p.game));
             for row in lo..hi {
-                let key = self.keys[row];
-                let (mut played, mut visits) = book.counts(&p.state, key);
-                if let Some(m) = mine {
-                    let (a, b) = m.counts(&p.state, key);
-                    played -= a;
-                    visits -= b;
-                }
-                self.d.x[row * K + BOOK] =
-                    if visits >= BOOK_MIN_VISITS { book_rate(played, visits, hi - lo) } else { 0.0 };
+                self.d.x[row * K + BOOK] = book.feature(&p.state, self.keys[row], hi - lo, mine);
             }
         }
     }
@@ -685,13 +676,13 @@ pub fn eval(args: EvalArgs) -> TaskResult {
         test_idx.extend(spaced(band, args.positions));
     }
     let mut test = table(&positions, &test_idx, model.depth, &fingerprint, "test")?;
-    // The earlier model sees its own prior and no book.
+    // The earlier model sees its own prior; features it lacks (the book,
+    // say) weigh 0 in it.
     let earlier = match &args.compare_model {
         Some(path) => {
             let (w, prior) = earlier_model(path)?;
             let mut t = test.clone();
             t.set_prior(&prior);
-            t.set_book(&positions, &Book::default(), None);
             Some((w, t))
         }
         None => None,

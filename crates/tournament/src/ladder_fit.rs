@@ -59,6 +59,22 @@ pub enum LadderFitError {
 /// [`LadderFit::virtual_draws`]).
 pub const VIRTUAL_DRAWS: f64 = 0.5;
 
+/// Fits the ratings of `players` from `counts` with `options`; when a
+/// player won or lost every game (no finite rating), fits again with
+/// [`VIRTUAL_DRAWS`] in every pairing and returns them beside the ratings.
+pub fn fit_bounded(
+    players: usize,
+    counts: &[rating::PairResult],
+    options: &FitOptions,
+) -> Result<(rating::Ratings, Option<f64>), RatingError> {
+    match fit(players, counts, options) {
+        Err(RatingError::Unbounded { .. }) => {
+            Ok((fit(players, counts, &options.clone().virtual_draws(VIRTUAL_DRAWS))?, Some(VIRTUAL_DRAWS)))
+        }
+        other => Ok((other?, None)),
+    }
+}
+
 /// Fits the ladder's ratings (rung 0, random play, anchored at 0) from the
 /// pairs of each matchup `(a, b, pairs)` (indices into `rungs`). A rung that
 /// won or lost every game has no finite rating: the fit is then made again
@@ -72,13 +88,7 @@ pub fn fit_ladder(rungs: &[String], results: &[(usize, usize, Vec<PairOutcome>)]
         games[*b] += t.games();
         counts.push(rating::PairResult::new(*a, *b, t.wins() as f64, t.draws() as f64, t.losses() as f64));
     }
-    let options = FitOptions::new().anchor(0, 0.0);
-    let (fitted, virtual_draws) = match fit(rungs.len(), &counts, &options) {
-        Err(RatingError::Unbounded { .. }) => {
-            (fit(rungs.len(), &counts, &options.virtual_draws(VIRTUAL_DRAWS))?, Some(VIRTUAL_DRAWS))
-        }
-        other => (other?, None),
-    };
+    let (fitted, virtual_draws) = fit_bounded(rungs.len(), &counts, &FitOptions::new().anchor(0, 0.0))?;
     let nu = fitted.draw_nu();
     let rated = rungs
         .iter()

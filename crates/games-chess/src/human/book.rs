@@ -75,6 +75,20 @@ impl Book {
         })
     }
 
+    /// The book feature of the move of key `key` in `state` (with `legal`
+    /// legal moves): [`book_rate`] of its counts, less those of `without`
+    /// (a train game's own moves), the position counting only when reached
+    /// [`BOOK_MIN_VISITS`] times.
+    pub fn feature(&self, state: &ChessGame, key: usize, legal: usize, without: Option<&Book>) -> f64 {
+        let (mut played, mut visits) = self.counts(state, key);
+        if let Some(own) = without {
+            let (p, v) = own.counts(state, key);
+            played = played.saturating_sub(p);
+            visits = visits.saturating_sub(v);
+        }
+        if visits >= BOOK_MIN_VISITS { book_rate(played, visits, legal) } else { 0.0 }
+    }
+
     /// The positions reached at least `min_visits` times.
     pub fn pruned(&self, min_visits: u32) -> Book {
         let entries = self

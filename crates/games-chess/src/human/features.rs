@@ -6,7 +6,7 @@ use search_core::search::{Limits, Options, Search};
 use search_core::{Game, GameError};
 use shakmaty::{Bitboard, Color, Move, Position as _, Role};
 
-use super::book::{Book, book_rate};
+use super::book::Book;
 use crate::{ChessEval, ChessGame};
 
 /// The names of the per-move features, in order (see [`move_features`]).
@@ -212,8 +212,8 @@ impl MoveValues {
 ///   castling);
 /// - `prior`: the move's entry in `prior` (see [`move_prior`], indexed by
 ///   [`move_key`]; 0 without one);
-/// - `book`: [`book_rate`] of the move in `book` (0 without one, or when the
-///   book never reached the position).
+/// - `book`: the move's [`Book::feature`] in `book` (0 without one, or when
+///   the book does not hold the position).
 pub fn move_features(
     state: &ChessGame,
     moves: &[Move],
@@ -330,10 +330,7 @@ pub fn move_features(
             distance,
             b(gives_up),
             prior.and_then(|p| p.get(move_key(state, *m))).copied().unwrap_or(0.0),
-            book.map_or(0.0, |bk| {
-                let (played, visits) = bk.counts(state, move_key(state, *m));
-                book_rate(played, visits, moves.len())
-            }),
+            book.map_or(0.0, |bk| bk.feature(state, move_key(state, *m), moves.len(), None)),
         ]);
     }
     out
