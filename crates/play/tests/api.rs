@@ -535,7 +535,11 @@ async fn a_game_goes_on_against_another_opponent() {
             .await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     let e = error_of(&e);
-    assert!(e.contains("goes from 0 to") && e.contains("Elo on Stockfish's scale") && !e.contains("..="), "{e}");
+    let (_, info) = call(&r, Method::GET, "/api/info", None).await;
+    let chess = info["games"].as_array().unwrap().iter().find(|g| g["name"] == "chess").unwrap();
+    let (low, high) = (chess["dial"][0].as_f64().unwrap(), chess["dial"][1].as_f64().unwrap());
+    let range = format!("goes from {low:.0} to {high:.0} (Elo on Stockfish's scale)");
+    assert!(e.contains(&range) && !e.contains("..="), "{e}");
 }
 
 #[tokio::test]

@@ -89,7 +89,22 @@ pub trait AgentFactory<G: Game>: Send + Sync {
         let _ = spec;
         None
     }
+
+    /// The spec that `spec` stands for, where this factory reads `spec`'s
+    /// kind as a name for another agent (`elo:X` for the dial's setting at
+    /// `X`): the [`Roster`] then builds that spec with all its factories,
+    /// so that a setting may be of a kind another factory builds (a game's
+    /// own engine at the top of its dial). `Ok(None)` (the default): `spec`
+    /// stands for itself.
+    fn resolve(&self, spec: &AgentSpec) -> Result<Option<AgentSpec>, SpecError> {
+        let _ = spec;
+        Ok(None)
+    }
 }
+
+/// How many times a spec may [resolve](AgentFactory::resolve) to another
+/// before the roster gives up (a factory that resolves in a circle).
+const MAX_RESOLUTIONS: usize = 8;
 
 /// Factories tried in order: the first that knows a spec's kind builds it.
 pub struct Roster<G: Game> {
@@ -130,13 +145,43 @@ impl<G: Game> Roster<G> {
     /// Builds the agent `spec` describes; an unknown kind is an error
     /// listing the known ones.
     pub fn build_spec(&self, spec: &AgentSpec) -> Result<BoxedAgent<G>, SpecError> {
+        let resolved = self.resolve(spec)?;
         for f in &self.factories {
-            if let Some(agent) = f.build(spec)? {
+            if let Some(agent) = f.build(&resolved)? {
                 return Ok(agent);
             }
         }
         let known: Vec<String> = self.kinds().into_iter().map(|k| k.0).collect();
-        Err(SpecError::new(spec, format!("unknown agent kind {:?}; known: {}", spec.kind(), known.join(" | "))))
+        let unknown = format!("unknown agent kind {:?}; known: {}", resolved.kind(), known.join(" | "));
+        Err(if resolved == *spec {
+            SpecError::new(spec, unknown)
+        } else {
+            SpecError::new(spec, format!("stands for {resolved}: {unknown}"))
+        })
+    }
+
+    /// The spec `spec` stands for: `spec` itself, or what a factory
+    /// [resolves](AgentFactory::resolve) it to (followed until no factory
+    /// resolves it further). `elo:X` becomes the dial's setting at `X`.
+    ///
+    /// ```
+    /// use strength::agents::{Roster, StandardAgents};
+    /// use search_core::tree::{LiteralEval, LiteralTree};
+    /// let roster: Roster<LiteralTree> = Roster::new().with(StandardAgents::new(LiteralEval));
+    /// let spec = "alphabeta:depth=2".parse()?;
+    /// assert_eq!(roster.resolve(&spec)?, spec);
+    /// # Ok::<(), strength::spec::SpecError>(())
+    /// ```
+    pub fn resolve(&self, spec: &AgentSpec) -> Result<AgentSpec, SpecError> {
+        let mut current = spec.clone();
+        for _ in 0..MAX_RESOLUTIONS {
+            let next = self.factories.iter().find_map(|f| f.resolve(&current).transpose()).transpose()?;
+            match next {
+                Some(next) => current = next,
+                None => return Ok(current),
+            }
+        }
+        Err(SpecError::new(spec, format!("resolves to another spec more than {MAX_RESOLUTIONS} times")))
     }
 
     /// Every kind of every factory, for help texts.
@@ -147,7 +192,8 @@ impl<G: Game> Roster<G> {
     /// The [play version](AgentFactory::play_version) of `spec`'s agents:
     /// the first factory's that states one.
     pub fn play_version(&self, spec: &AgentSpec) -> Option<String> {
-        self.factories.iter().find_map(|f| f.play_version(spec))
+        let resolved = self.resolve(spec).unwrap_or_else(|_| spec.clone());
+        self.factories.iter().find_map(|f| f.play_version(&resolved))
     }
 }
 
@@ -179,6 +225,24 @@ impl<E> StandardAgents<E> {
     pub fn with_dial(mut self, dial: Dial) -> Self {
         self.dial = Some(dial);
         self
+    }
+}
+
+impl<E> StandardAgents<E> {
+    /// The dial's setting for an `elo:X` spec.
+    fn dial_setting(&self, spec: &AgentSpec) -> Result<AgentSpec, SpecError> {
+        let mut r = spec.reader();
+        let elo: f64 = r.argument("rating")?;
+        r.finish(&[])?;
+        let dial = self.dial.as_ref().ok_or_else(|| {
+            SpecError::new(
+                spec,
+                "no calibration of this game is loaded: elo:X needs one; make it with `tournament::calibrate` and \
+                 give it to `StandardAgents::with_dial` (how: \
+                 https://github.com/game-search/backup-rules/blob/main/docs/your-game.md)",
+            )
+        })?;
+        dial.setting(elo).map_err(|e| SpecError::new(spec, e.to_string()))
     }
 }
 
@@ -389,24 +453,18 @@ where
                 let m = param(spec, Mcts::new(param(spec, Soft::new(tau))?, eval, config))?;
                 Box::new(MctsAgent::new(m, limits).named(spec.to_string()))
             }
-            "elo" => {
-                let elo: f64 = r.argument("rating")?;
-                r.finish(&[])?;
-                let dial = self.dial.as_ref().ok_or_else(|| {
-                    SpecError::new(
-                        spec,
-                        "no calibration of this game is loaded: elo:X needs one; make it with `tournament::calibrate` and \
-                         give it to `StandardAgents::with_dial` (how: \
-                         https://github.com/game-search/backup-rules/blob/main/docs/your-game.md)",
-                    )
-                })?;
-                let setting = dial.setting(elo).map_err(|e| SpecError::new(spec, e.to_string()))?;
-                return self.build(&setting);
-            }
+            // Built here when this factory is used alone; a roster resolves
+            // `elo:X` first, so that a setting of another factory's kind
+            // plays too.
+            "elo" => return self.build(&self.dial_setting(spec)?),
             "aware" | "online" | "adaptive" => return modelled::build(self, spec),
             _ => return Ok(None),
         };
         Ok(Some(agent))
+    }
+
+    fn resolve(&self, spec: &AgentSpec) -> Result<Option<AgentSpec>, SpecError> {
+        if spec.kind() == "elo" { self.dial_setting(spec).map(Some) } else { Ok(None) }
     }
 
     fn kinds(&self) -> Vec<(String, String)> {

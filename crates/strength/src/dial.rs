@@ -733,6 +733,23 @@ impl Dial {
         self.curves.iter().find(|c| c.base.to_string() == name)
     }
 
+    /// The lowest and highest ratings the curve named `curve` plays (its
+    /// spec without θ, e.g. `boltzmann:depth=2,cap=100`), or `None` if the
+    /// dial has no such curve.
+    ///
+    /// ```
+    /// # use strength::dial::{Calibration, Dial};
+    /// # let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../games-small/calibration/gobang.json")).unwrap();
+    /// let dial = Dial::new(Calibration::from_json(&json)?)?;
+    /// let (lo, hi) = dial.curve_range("boltzmann:depth=1,softcap=10000").unwrap();
+    /// assert!(dial.range().0 <= lo && lo < hi && hi <= dial.range().1);
+    /// assert_eq!(dial.curve_range("boltzmann:depth=9"), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn curve_range(&self, curve: &str) -> Option<(f64, f64)> {
+        self.curve(curve).map(Curve::range)
+    }
+
     /// The weakest θ the curve named `curve` rates ([`rating_of`](Self::rating_of)
     /// is `None` below it): 0 for a curve that starts at random play, else
     /// its weakest rung's θ (a [partial](Calibration::partial_curves) curve).

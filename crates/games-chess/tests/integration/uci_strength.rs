@@ -5,11 +5,10 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
+use games_chess::kibitz::{KibitzAgent, KibitzAgents};
 use games_chess::shakmaty::{CastlingMode, Move};
 use games_chess::uci::{Engine, StrengthSetting, elo_range, move_seed, setting_at};
 use games_chess::{ChessEval, ChessGame};
-use search_core::backup::Minimax;
-use search_core::search::{Limits, Options, Search};
 use search_core::{Agent, Game, RngExt, Status, rng};
 use strength::agents::{Roster, StandardAgents};
 use strength::dial::{Calibration, Dial};
@@ -99,6 +98,13 @@ fn legal(g: &ChessGame) -> Vec<Move> {
     moves
 }
 
+/// The `strength` crate's agents for every kind of setting the dial gives:
+/// the standard ones with the calibration's 16 MiB tables, and the engine
+/// at full strength (`kibitz:nodes=N`).
+fn strength_roster() -> Roster<ChessGame> {
+    Roster::new().with(StandardAgents::new(ChessEval).with_table_mib(16)).with(KibitzAgents)
+}
+
 /// `n` positions of random games (8 to 40 plies from the start), with
 /// moves left to play, as FENs.
 fn positions(n: usize, seed: u64) -> Vec<String> {
@@ -148,7 +154,7 @@ fn options_are_advertised_with_the_calibrated_range() {
 #[test]
 fn every_setting_plays_as_the_strength_crates_agent() {
     let r = elo_range().unwrap();
-    let roster = Roster::new().with(StandardAgents::new(ChessEval).with_table_mib(16));
+    let roster = strength_roster();
     let gos = ["go wtime 60000 btime 60000", "go depth 9", "go movetime 2000", "go nodes 5", "go"];
     let span = r.max - r.min;
     let mut kinds = Vec::new();
@@ -163,7 +169,14 @@ fn every_setting_plays_as_the_strength_crates_agent() {
             let note = format!("info string strength: elo {elo} -> {spec}");
             assert!(replies.contains(&note), "{note:?} not in {replies:?}");
             let final_info = replies.iter().rev().find(|l| l.starts_with("info depth ")).unwrap();
-            assert!(final_info.starts_with(&format!("info depth {} ", setting.depth())), "{replies:?}");
+            if let StrengthSetting::Kibitz { nodes } = setting {
+                // A node budget, not a depth, ends the engine's search.
+                let searched: u64 =
+                    final_info.split(" nodes ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+                assert!(searched <= nodes, "{replies:?}");
+            } else {
+                assert!(final_info.starts_with(&format!("info depth {} ", setting.depth())), "{replies:?}");
+            }
             let g = ChessGame::from_fen(fen).unwrap();
             agent.reset();
             let want = agent.choose(&g, &mut rng::seeded(move_seed(seed, &g))).unwrap();
@@ -192,63 +205,56 @@ fn the_lowest_elo_plays_legal_moves_unlike_the_full_engine() {
     assert!(differ >= fens.len() / 2, "only {differ} of {} moves differ from the full engine's", fens.len());
 }
 
+/// `UCI_Elo` at its maximum is the engine at full strength with the
+/// largest node budget the calibration rated: the move its agent
+/// (`kibitz:nodes=N`) plays, at every position.
 #[test]
-fn the_top_elo_plays_the_best_move_at_its_depth() {
+fn the_top_elo_is_the_engine_at_full_strength() {
     let r = elo_range().unwrap();
+    let calibration = Calibration::from_json(include_str!("../../calibration/chess.json")).unwrap();
+    let budgets = calibration.rungs.iter().filter_map(|rung| rung.spec.strip_prefix("kibitz:nodes="));
+    let largest = budgets.map(|n| n.parse::<u64>().unwrap()).max().expect("a node curve");
     let (spec, setting) = setting_at(r.max).unwrap();
-    let depth = setting.depth();
-    assert!(depth >= 1, "the top setting searches: {spec}");
+    assert_eq!(setting, StrengthSetting::Kibitz { nodes: largest }, "{spec}");
     let mut k = Kibitz::limited(r.max, 5);
-    // The exact depth-D values of every root move.
-    let exact = Options::recommended::<ChessGame, Minimax, ChessEval>(&ChessEval)
-        .with_table_mib(16)
-        .with_aspiration(None)
-        .with_exact_root(true);
-    let plain = Options::recommended::<ChessGame, Minimax, ChessEval>(&ChessEval).with_table_mib(16);
-    let mut exact = Search::new(Minimax, ChessEval, exact).unwrap();
-    let mut plain = Search::new(Minimax, ChessEval, plain).unwrap();
-    let mut same = 0;
-    let fens = positions(30, 99);
-    for fen in &fens {
-        let g = ChessGame::from_fen(fen).unwrap();
-        let (mv, replies) = k.play(fen, "go movetime 5000");
-        exact.clear();
-        let values = exact.run(&g, &Limits::depth(depth)).unwrap();
-        let best = values.root_moves.iter().map(|m| m.score).fold(f64::NEG_INFINITY, f64::max);
-        let score = values.root_moves.iter().find(|m| uci(m.mv) == mv).map(|m| m.score);
-        plain.clear();
-        let ab = plain.run(&g, &Limits::depth(depth)).unwrap();
-        same += usize::from(ab.best.is_some_and(|m| uci(m) == mv));
-        if spec.kind() == "alphabeta" {
-            // Exactly `alphabeta:depth=D`: its best move, or one of its ties.
-            let candidates = if ab.best_moves.is_empty() { ab.best.into_iter().collect() } else { ab.best_moves };
-            assert!(candidates.iter().any(|&m| uci(m) == mv), "{mv} at {fen}: {replies:?}");
-            assert_eq!(score, Some(best), "{mv} at {fen} is not a best move at depth {depth}");
-        } else {
-            // A dial whose top is a Boltzmann setting: nearly greedy.
-            assert!(score.is_some_and(|s| s >= best - 1.0), "{mv} at {fen} ({spec}): {replies:?}");
-        }
+    let mut agent = KibitzAgent::new(largest).unwrap();
+    for fen in positions(6, 99) {
+        let g = ChessGame::from_fen(&fen).unwrap();
+        let (mv, replies) = k.play(&fen, "go");
+        let want = agent.choose(&g, &mut rng::seeded(0)).unwrap();
+        assert_eq!(mv, uci(want), "{fen}: {replies:?}");
     }
-    assert!(same * 10 >= fens.len() * 9, "{same} of {} moves are alphabeta:depth={depth}'s", fens.len());
 }
 
 #[test]
 fn the_same_seed_and_position_give_the_same_move() {
     let r = elo_range().unwrap();
     let fens = positions(10, 31);
-    for elo in [r.min, r.default] {
+    // A sampled setting on a search (the depth-3 curve) and the default
+    // (the engine with a node budget).
+    let sampled = (r.min..=r.max)
+        .step_by(10)
+        .find(|&e| matches!(setting_at(e).unwrap().1, StrengthSetting::Boltzmann { depth: 3, .. }))
+        .expect("a depth-3 Boltzmann setting");
+    for elo in [r.min, sampled, r.default] {
         let moves = |seed: u64| -> Vec<String> {
             let mut k = Kibitz::limited(elo, seed);
             fens.iter().map(|fen| k.play(fen, "go movetime 3000").0).collect()
         };
         let a = moves(42);
         assert_eq!(a, moves(42), "elo {elo}");
-        // The same engine, the positions in another order, `go infinite`:
-        // the same moves.
-        let depth = setting_at(elo).unwrap().1.depth();
+        // The same engine, the positions in another order and another
+        // `go`: the same moves. A depth-limited setting is stopped under
+        // `go infinite` once its last iteration is reported; a node budget
+        // ends the search by itself.
+        let setting = setting_at(elo).unwrap().1;
         let mut k = Kibitz::limited(elo, 42);
         for (fen, mv) in fens.iter().zip(&a).rev() {
-            assert_eq!(&k.play_infinite(fen, depth), mv, "elo {elo} at {fen}");
+            let played = match setting {
+                StrengthSetting::Kibitz { .. } => k.play(fen, "go wtime 1000 btime 1000").0,
+                _ => k.play_infinite(fen, setting.depth()),
+            };
+            assert_eq!(&played, mv, "elo {elo} at {fen}");
         }
     }
     // At the bottom of the range (random play) another seed plays differently.
@@ -300,7 +306,7 @@ fn bad_elo_values_are_clamped_or_refused_and_settings_switch_between_games() {
     assert_eq!(mv, again);
 }
 
-/// A setting is exactly one of the three kinds the dial gives, all of
+/// A setting is exactly one of the four kinds the dial gives, all of
 /// which the engine plays.
 #[test]
 fn every_setting_of_the_range_is_playable() {
@@ -310,7 +316,7 @@ fn every_setting_of_the_range_is_playable() {
     while elo <= r.max {
         let (spec, setting) = setting_at(elo).unwrap_or_else(|e| panic!("{elo}: {e}"));
         assert_eq!(StrengthSetting::from_spec(&spec).unwrap(), setting);
-        assert!(matches!(spec.kind(), "random" | "alphabeta" | "boltzmann"), "{spec}");
+        assert!(matches!(spec.kind(), "random" | "alphabeta" | "boltzmann" | "kibitz"), "{spec}");
         elo += step;
     }
 }

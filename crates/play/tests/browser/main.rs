@@ -430,7 +430,7 @@ async fn chess(c: &Client) -> TestResult {
     c.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css("#error:not([hidden])")).await?;
     let error = text(c, "#error").await?;
     assert!(error.contains("elo:5000 was not applied") && error.contains("Still playing alphabeta:depth=2"), "{error}");
-    assert!(error.contains("from 0 to ") && !error.contains("..="), "{error}");
+    assert!(error.contains("the strength dial of Chess goes from ") && !error.contains("..="), "{error}");
     assert_eq!(c.find(Locator::Id("opponent")).await?.prop("value").await?.as_deref(), Some("alphabeta:depth=2"));
     assert_eq!(game_state(c).await?["opponent"], "alphabeta:depth=2");
     // The human model does not search, and the page says so.

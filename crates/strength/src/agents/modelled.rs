@@ -634,7 +634,10 @@ pub struct AdaptiveStep {
 /// the cap of the dial's `boltzmann:depth=D` curve) is mapped to a rating
 /// by the posterior mean of [`Dial::rating_of`] on that curve. The aim is
 /// the rating `R` at which the opponent's [expected
-/// score](Dial::expected_score) is `S`, clamped to the dial's range. After the
+/// score](Dial::expected_score) is `S`, clamped to the dial's range up to
+/// the top of the Boltzmann curves it observes through (a dial whose top is
+/// a curve of another kind, chess's engine with node budgets, is played up
+/// to the deepest Boltzmann curve's greedy top). After the
 /// `n`-th observed move the rating played moves the fraction
 /// `0.2·n/(n + 20)` of the way towards the aim (little while the posterior
 /// is still vague, a fifth at most), and the dial's agent is rebuilt only
@@ -831,11 +834,19 @@ where
         &self.trajectory
     }
 
+    /// The highest rating it plays: the top of the curves it observes
+    /// through. Above them a dial may have curves of other kinds (chess's
+    /// engine with node budgets), which its factory does not build.
+    fn top(&self) -> f64 {
+        let tops = self.curves.iter().filter_map(|c| self.dial.curve_range(c)).map(|r| r.1);
+        tops.fold(f64::NEG_INFINITY, f64::max).min(self.dial.range().1)
+    }
+
     /// The rating that gives the opponent (rated `opp`) the target score,
-    /// within the dial's range.
+    /// within the dial's range up to the [top](Self::top) of its curves.
     fn aim(&self, opp: f64) -> f64 {
         // The opponent's score falls as our rating rises: bisection.
-        let (lo_r, hi_r) = self.dial.range();
+        let (lo_r, hi_r) = (self.dial.range().0, self.top());
         let score = |own: f64| self.dial.expected_score(opp, own);
         let (mut lo, mut hi) = (lo_r, hi_r);
         if score(lo) <= self.target {
@@ -878,8 +889,24 @@ where
             Some(i) => self.dial.setting_on(&self.curves[i], self.own),
             None => self.dial.setting(self.own),
         }?;
-        let Some(agent) = AgentFactory::<G>::build(&self.factory, &setting)? else {
-            return Err(AdaptiveError::NotStandard(setting));
+        let (setting, agent) = match AgentFactory::<G>::build(&self.factory, &setting)? {
+            Some(agent) => (setting, agent),
+            None => {
+                // A setting of another kind (where the dial prefers a curve
+                // of the game's own engine): the deepest observed curve that
+                // plays this rating instead.
+                let covering = self
+                    .curves
+                    .iter()
+                    .rev()
+                    .find(|c| self.dial.curve_range(c).is_some_and(|(lo, hi)| lo <= self.own && self.own <= hi));
+                let Some(curve) = covering else { return Err(AdaptiveError::NotStandard(setting)) };
+                let on_curve = self.dial.setting_on(curve, self.own)?;
+                match AgentFactory::<G>::build(&self.factory, &on_curve)? {
+                    Some(agent) => (on_curve, agent),
+                    None => return Err(AdaptiveError::NotStandard(on_curve)),
+                }
+            }
         };
         self.inner = agent;
         self.built_at = self.own;

@@ -165,3 +165,101 @@ fn a_partial_curve_starts_at_its_weakest_rung() {
     let dial = Dial::new(c).unwrap();
     assert!(dial.rating_of(c12, 0.05).unwrap() < 1000.0);
 }
+
+/// A game's own engine, here a random mover named by its budget: the kind
+/// of a curve above the dial's Boltzmann curves that `StandardAgents` does
+/// not build.
+struct Engines;
+
+impl strength::agents::AgentFactory<search_core::tree::LiteralTree> for Engines {
+    fn build(
+        &self,
+        spec: &strength::spec::AgentSpec,
+    ) -> Result<Option<strength::agents::BoxedAgent<search_core::tree::LiteralTree>>, strength::spec::SpecError> {
+        if spec.kind() != "engine" {
+            return Ok(None);
+        }
+        let budget: u64 = spec.reader().require("budget")?;
+        Ok(Some(Box::new(Engine(budget))))
+    }
+
+    fn kinds(&self) -> Vec<(String, String)> {
+        vec![("engine:budget=N".into(), "the game's engine".into())]
+    }
+}
+
+/// The engine: the first legal move.
+struct Engine(u64);
+
+impl search_core::Agent<search_core::tree::LiteralTree> for Engine {
+    fn name(&self) -> String {
+        format!("engine with budget {}", self.0)
+    }
+
+    fn choose(
+        &mut self,
+        state: &search_core::tree::LiteralTree,
+        _rng: &mut dyn search_core::RngCore,
+    ) -> Result<u32, search_core::GameError> {
+        use search_core::Game;
+        let mut moves = Vec::new();
+        state.generate(&mut moves);
+        moves.first().copied().ok_or(search_core::GameError::GameOver)
+    }
+}
+
+/// The test calibration with the engine's budget curve above depth 4, as
+/// chess's dial has its engine's node budgets above the depth-3 curve.
+fn with_engine_curve() -> Calibration {
+    let mut c = calibration();
+    c.rungs.extend([
+        rung("engine:budget=100", Some("engine"), Some(100.0), 1000.0),
+        rung("engine:budget=1000", Some("engine"), Some(1000.0), 1500.0),
+    ]);
+    c.partial_curves = vec!["engine".into()];
+    c.curve_knobs.insert("engine".into(), "budget".into());
+    c
+}
+
+#[test]
+fn elo_x_plays_a_setting_of_another_factorys_kind_in_a_roster() {
+    use search_core::tree::{LiteralEval, LiteralTree};
+    use strength::agents::{Roster, StandardAgents};
+    let dial = Dial::new(with_engine_curve()).unwrap();
+    let standard = StandardAgents::new(LiteralEval).with_dial(dial.clone());
+    let roster: Roster<LiteralTree> = Roster::new().with(standard.clone()).with(Engines);
+    let above = dial.setting(1400.0).unwrap();
+    assert_eq!(above.kind(), "engine");
+    assert_eq!(roster.resolve(&"elo:1400".parse().unwrap()).unwrap(), above);
+    let agent = roster.build("elo:1400").unwrap();
+    assert!(agent.name().starts_with("engine with budget "), "{}", agent.name());
+    // Below the engine's curve, the standard kinds, as before.
+    assert_eq!(
+        roster.build("elo:600").unwrap().name(),
+        roster.build(&dial.setting(600.0).unwrap().to_string()).unwrap().name()
+    );
+    // Without the engine's factory the setting is refused in words.
+    let alone: Roster<LiteralTree> = Roster::new().with(standard);
+    let e = alone.build("elo:1400").err().expect("no factory builds the engine");
+    assert!(e.to_string().contains("stands for engine:budget="), "{e}");
+    // A rating outside the dial, or no number, is still the dial's error.
+    assert!(roster.build("elo:5000").is_err());
+    assert!(roster.build("elo:strong").is_err());
+}
+
+/// The adaptive agent observes through the Boltzmann curves and builds
+/// their settings: against an opponent far stronger than the dial, it
+/// aims at the top of the deepest Boltzmann curve, not at the engine's
+/// curve above it, which its factory does not build.
+#[test]
+fn adaptive_plays_up_to_the_top_of_its_boltzmann_curves() {
+    use search_core::tree::{LiteralEval, LiteralTree};
+    use strength::agents::{AdaptiveAgent, StandardAgents};
+    let dial = Dial::new(with_engine_curve()).unwrap();
+    let factory = StandardAgents::new(LiteralEval).with_dial(dial.clone());
+    // A target score of 0.001 for the opponent: as strong as it can.
+    let agent = AdaptiveAgent::<LiteralTree, _>::new(factory, 0.001, None).unwrap();
+    assert_eq!(dial.curve_range("engine"), Some((1000.0, 1500.0)));
+    assert_eq!(agent.own_elo(), 1200.0);
+    assert_eq!(agent.playing().to_string(), "alphabeta:depth=4");
+}
