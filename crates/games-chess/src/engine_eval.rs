@@ -173,47 +173,66 @@ impl EngineWeights {
     #[inline]
     pub fn score(&self, f: &Features) -> Pair {
         let (mut mg, mut eg) = (0, 0);
-        let mut add = |w: Pair, n: i32| {
+        for (w, n) in self.terms().into_iter().zip(f.counts()) {
             mg += w.0 * n;
             eg += w.1 * n;
-        };
-        add(self.doubled, f.doubled);
-        add(self.isolated, f.isolated);
-        for r in 0..8 {
-            add((self.passed_mg[r], self.passed_eg[r]), f.passed[r]);
-        }
-        for (w, &n) in self.mobility.iter().zip(&f.mobility) {
-            add(*w, n);
-        }
-        add(self.rook_open, f.rook_open);
-        add(self.rook_half_open, f.rook_half_open);
-        for (w, &n) in self.shield.iter().zip(&f.shield) {
-            add((*w, 0), n);
         }
         (mg, eg)
     }
 
+    /// The weights of the terms, in [`TERM_NAMES`]' order (a middlegame-only
+    /// term's endgame weight is 0). The passed-pawn bonuses of ranks 0 and
+    /// 7 are no term: no pawn stands there.
+    #[inline]
+    fn terms(&self) -> [Pair; TERMS] {
+        let (p, q, m) = (&self.passed_mg, &self.passed_eg, &self.mobility);
+        [
+            self.doubled,
+            self.isolated,
+            (p[1], q[1]),
+            (p[2], q[2]),
+            (p[3], q[3]),
+            (p[4], q[4]),
+            (p[5], q[5]),
+            (p[6], q[6]),
+            m[0],
+            m[1],
+            m[2],
+            m[3],
+            self.rook_open,
+            self.rook_half_open,
+            (self.shield[0], 0),
+            (self.shield[1], 0),
+        ]
+    }
+
+    /// The weights with the terms' weights `terms` ([`terms`](Self::terms)'
+    /// order; a middlegame-only term's endgame weight is ignored).
+    fn with_terms(&self, terms: [Pair; TERMS]) -> EngineWeights {
+        let [doubled, isolated, p1, p2, p3, p4, p5, p6, m0, m1, m2, m3, rook_open, rook_half_open, s1, s2] = terms;
+        let passed = [p1, p2, p3, p4, p5, p6];
+        let mut w =
+            EngineWeights { doubled, isolated, mobility: [m0, m1, m2, m3], rook_open, rook_half_open, ..self.clone() };
+        for (r, (mg, eg)) in passed.into_iter().enumerate() {
+            w.passed_mg[r + 1] = mg;
+            w.passed_eg[r + 1] = eg;
+        }
+        w.shield = [s1.0, s2.0];
+        w
+    }
+
     /// The weights a tuner moves, as a flat list, with their names: every
-    /// middlegame and endgame value but the passed-pawn bonuses of ranks 0
-    /// and 7 (no pawn stands there) and the shield's endgame (none).
+    /// term's middlegame and endgame value (`NAME.mg`, `NAME.eg`), the
+    /// middlegame only for a middlegame-only term (the shield).
     pub fn tunable(&self) -> Vec<(String, i32)> {
-        let mut out = Vec::new();
-        let mut pair = |name: &str, w: Pair| {
-            out.push((format!("{name}.mg"), w.0));
-            out.push((format!("{name}.eg"), w.1));
-        };
-        pair("doubled", self.doubled);
-        pair("isolated", self.isolated);
-        for r in 1..7 {
-            pair(&format!("passed[{r}]"), (self.passed_mg[r], self.passed_eg[r]));
-        }
-        for (i, role) in ["knight", "bishop", "rook", "queen"].iter().enumerate() {
-            pair(&format!("mobility.{role}"), self.mobility[i]);
-        }
-        pair("rook_open", self.rook_open);
-        pair("rook_half_open", self.rook_half_open);
-        for (i, &w) in self.shield.iter().enumerate() {
-            out.push((format!("shield[{}]", i + 1), w));
+        let mut out = Vec::with_capacity(TUNABLE);
+        for ((name, w), &mg_only) in TERM_NAMES.iter().zip(self.terms()).zip(&MIDDLEGAME_ONLY) {
+            if mg_only {
+                out.push(((*name).to_string(), w.0));
+            } else {
+                out.push((format!("{name}.mg"), w.0));
+                out.push((format!("{name}.eg"), w.1));
+            }
         }
         out
     }
@@ -221,25 +240,16 @@ impl EngineWeights {
     /// The weights with the tunable values `values`, in [`tunable`](Self::tunable)'s
     /// order; `None` if there are not as many.
     pub fn with_tunable(&self, values: &[i32]) -> Option<EngineWeights> {
-        if values.len() != self.tunable().len() {
+        if values.len() != TUNABLE {
             return None;
         }
         let mut it = values.iter().copied();
-        let mut next = || it.next().expect("counted");
-        let mut w = self.clone();
-        w.doubled = (next(), next());
-        w.isolated = (next(), next());
-        for r in 1..7 {
-            w.passed_mg[r] = next();
-            w.passed_eg[r] = next();
+        let mut terms = [(0, 0); TERMS];
+        for (t, &mg_only) in terms.iter_mut().zip(&MIDDLEGAME_ONLY) {
+            t.0 = it.next()?;
+            t.1 = if mg_only { 0 } else { it.next()? };
         }
-        for m in &mut w.mobility {
-            *m = (next(), next());
-        }
-        w.rook_open = (next(), next());
-        w.rook_half_open = (next(), next());
-        w.shield = [next(), next()];
-        Some(w)
+        Some(self.with_terms(terms))
     }
 
     /// The coefficients of the tunable weights in the static value of
@@ -249,27 +259,81 @@ impl EngineWeights {
     /// endgame. The value is [`ChessEval::white_centipawns`] plus their dot
     /// product with the weights, up to the integer rounding of the taper.
     pub fn coefficients(board: &Board) -> Vec<f64> {
-        let (w, b) = (Features::of(board, Color::White), Features::of(board, Color::Black));
+        let (w, b) = (Features::of(board, Color::White).counts(), Features::of(board, Color::Black).counts());
         let phase = f64::from(eval::game_phase(board)) / f64::from(eval::FULL_PHASE);
-        let mut out = Vec::with_capacity(30);
-        let mut pair = |n: i32| {
-            out.push(f64::from(n) * phase);
-            out.push(f64::from(n) * (1.0 - phase));
-        };
-        pair(w.doubled - b.doubled);
-        pair(w.isolated - b.isolated);
-        for r in 1..7 {
-            pair(w.passed[r] - b.passed[r]);
-        }
-        for i in 0..4 {
-            pair(w.mobility[i] - b.mobility[i]);
-        }
-        pair(w.rook_open - b.rook_open);
-        pair(w.rook_half_open - b.rook_half_open);
-        for i in 0..2 {
-            out.push(f64::from(w.shield[i] - b.shield[i]) * phase);
+        let mut out = Vec::with_capacity(TUNABLE);
+        for ((w, b), &mg_only) in w.into_iter().zip(b).zip(&MIDDLEGAME_ONLY) {
+            let n = f64::from(w - b);
+            out.push(n * phase);
+            if !mg_only {
+                out.push(n * (1.0 - phase));
+            }
         }
         out
+    }
+}
+
+/// How many positional terms [`EngineWeights`] weighs.
+const TERMS: usize = 16;
+
+/// The terms' names, in the order of [`EngineWeights::tunable`] (each
+/// with `.mg` and `.eg` there, but for the middlegame-only ones).
+const TERM_NAMES: [&str; TERMS] = [
+    "doubled",
+    "isolated",
+    "passed[1]",
+    "passed[2]",
+    "passed[3]",
+    "passed[4]",
+    "passed[5]",
+    "passed[6]",
+    "mobility.knight",
+    "mobility.bishop",
+    "mobility.rook",
+    "mobility.queen",
+    "rook_open",
+    "rook_half_open",
+    "shield[1]",
+    "shield[2]",
+];
+
+/// Which terms count in the middlegame only (the castled king's shield).
+const MIDDLEGAME_ONLY: [bool; TERMS] = {
+    let mut only = [false; TERMS];
+    only[TERMS - 2] = true;
+    only[TERMS - 1] = true;
+    only
+};
+
+/// How many weights a tuner moves: two per term, one per middlegame-only
+/// term.
+const TUNABLE: usize = 2 * TERMS - 2;
+
+impl Features {
+    /// The counts of the terms [`EngineWeights`] weighs, in its terms'
+    /// order ([`EngineWeights::tunable`]'s, each once). The passed pawns of
+    /// ranks 0 and 7 are no term: no pawn stands there.
+    #[inline]
+    fn counts(&self) -> [i32; TERMS] {
+        let (p, m) = (&self.passed, &self.mobility);
+        [
+            self.doubled,
+            self.isolated,
+            p[1],
+            p[2],
+            p[3],
+            p[4],
+            p[5],
+            p[6],
+            m[0],
+            m[1],
+            m[2],
+            m[3],
+            self.rook_open,
+            self.rook_half_open,
+            self.shield[0],
+            self.shield[1],
+        ]
     }
 }
 
