@@ -185,25 +185,9 @@ impl EngineWeights {
     /// 7 are no term: no pawn stands there.
     #[inline]
     fn terms(&self) -> [Pair; TERMS] {
-        let (p, q, m) = (&self.passed_mg, &self.passed_eg, &self.mobility);
-        [
-            self.doubled,
-            self.isolated,
-            (p[1], q[1]),
-            (p[2], q[2]),
-            (p[3], q[3]),
-            (p[4], q[4]),
-            (p[5], q[5]),
-            (p[6], q[6]),
-            m[0],
-            m[1],
-            m[2],
-            m[3],
-            self.rook_open,
-            self.rook_half_open,
-            (self.shield[0], 0),
-            (self.shield[1], 0),
-        ]
+        let passed = std::array::from_fn(|r| (self.passed_mg[r], self.passed_eg[r]));
+        let shield = self.shield.map(|mg| (mg, 0));
+        in_term_order(self.doubled, self.isolated, passed, self.mobility, self.rook_open, self.rook_half_open, shield)
     }
 
     /// The weights with the terms' weights `terms` ([`terms`](Self::terms)'
@@ -315,26 +299,35 @@ impl Features {
     /// ranks 0 and 7 are no term: no pawn stands there.
     #[inline]
     fn counts(&self) -> [i32; TERMS] {
-        let (p, m) = (&self.passed, &self.mobility);
-        [
+        in_term_order(
             self.doubled,
             self.isolated,
-            p[1],
-            p[2],
-            p[3],
-            p[4],
-            p[5],
-            p[6],
-            m[0],
-            m[1],
-            m[2],
-            m[3],
+            self.passed,
+            self.mobility,
             self.rook_open,
             self.rook_half_open,
-            self.shield[0],
-            self.shield[1],
-        ]
+            self.shield,
+        )
     }
+}
+
+/// One value per term, in the terms' order ([`TERM_NAMES`]), from the
+/// parts of [`Features`] (or weights shaped like them): the one place
+/// that order is written. The passed pawns of ranks 0 and 7 are no term:
+/// no pawn stands there.
+#[inline]
+fn in_term_order<T: Copy>(
+    doubled: T,
+    isolated: T,
+    passed: [T; 8],
+    mobility: [T; 4],
+    rook_open: T,
+    rook_half_open: T,
+    shield: [T; 2],
+) -> [T; TERMS] {
+    let [_, p1, p2, p3, p4, p5, p6, _] = passed;
+    let [m0, m1, m2, m3] = mobility;
+    [doubled, isolated, p1, p2, p3, p4, p5, p6, m0, m1, m2, m3, rook_open, rook_half_open, shield[0], shield[1]]
 }
 
 impl Default for EngineWeights {
