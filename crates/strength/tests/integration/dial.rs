@@ -186,6 +186,10 @@ impl strength::agents::AgentFactory<search_core::tree::LiteralTree> for Engines 
     fn kinds(&self) -> Vec<(String, String)> {
         vec![("engine:budget=N".into(), "the game's engine".into())]
     }
+
+    fn play_version(&self, spec: &strength::spec::AgentSpec) -> Option<String> {
+        (spec.kind() == "engine").then(|| "engine 1".into())
+    }
 }
 
 /// The engine: the first legal move.
@@ -233,6 +237,9 @@ fn elo_x_plays_a_setting_of_another_factorys_kind_in_a_roster() {
     assert_eq!(roster.resolve(&"elo:1400".parse().unwrap()).unwrap(), above);
     let agent = roster.build("elo:1400").unwrap();
     assert!(agent.name().starts_with("engine with budget "), "{}", agent.name());
+    // Its saved games record the engine's play version.
+    assert_eq!(roster.play_version(&"elo:1400".parse().unwrap()).as_deref(), Some("engine 1"));
+    assert_eq!(roster.play_version(&"elo:600".parse().unwrap()), None);
     // Below the engine's curve, the standard kinds, as before.
     assert_eq!(
         roster.build("elo:600").unwrap().name(),
