@@ -226,9 +226,7 @@ impl<E> StandardAgents<E> {
         self.dial = Some(dial);
         self
     }
-}
 
-impl<E> StandardAgents<E> {
     /// The dial's setting for an `elo:X` spec.
     fn dial_setting(&self, spec: &AgentSpec) -> Result<AgentSpec, SpecError> {
         let mut r = spec.reader();
