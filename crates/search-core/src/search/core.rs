@@ -63,7 +63,7 @@ impl<M> Default for PlyBuffers<M> {
 /// `root`. The node loop is monomorphised twice: with `FULL = false` when
 /// every per-node feature that costs a test (tracing, an oracle,
 /// quiescence, forward pruning, beam, check extensions, late move
-/// reductions, futility, Lazy SMP's busy table) is off, so that those tests
+/// reductions and pruning, futility, Lazy SMP's busy table) is off, so that those tests
 /// compile away, and with `FULL = true` otherwise. The choice is made once,
 /// here, from the search's options.
 pub(crate) fn run<G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized>(
@@ -83,7 +83,9 @@ pub(crate) fn run<G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized>(
         && o.beam.is_none()
         && o.lmr.is_none()
         && !o.check_extension
-        && o.futility.is_none();
+        && o.futility.is_none()
+        && o.reverse_futility.is_none()
+        && o.late_move_pruning.is_none();
     if lean {
         Core::<G, R, E, O, false>::new(s, limits, observer).run(root, window)
     } else {
@@ -616,7 +618,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
             && self.negamax
             && ply > 0
             && node.turn != Turn::Chance
-            && let Some(v) = self.forward_prune(state, depth, ply, window, perspective)?
+            && let Some(v) = self.forward_prune(state, node, window)?
         {
             return self.value_of(v);
         }
@@ -662,19 +664,34 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
         Some(value)
     }
 
-    /// Null-move pruning and ProbCut. `Some(Some(v))`: the node fails high
-    /// with value `v`.
-    fn forward_prune(
-        &mut self,
-        state: &G,
-        depth: i32,
-        ply: u32,
-        window: Window,
-        perspective: Player,
-    ) -> Option<Option<f64>> {
+    /// Reverse futility pruning, null-move pruning and ProbCut.
+    /// `Some(Some(v))`: the node fails high with value `v`.
+    fn forward_prune(&mut self, state: &G, node: &mut NodeInfo, window: Window) -> Option<Option<f64>> {
+        let (depth, ply, perspective) = (node.depth, node.ply, node.perspective);
         let beta = window.beta;
         if !beta.is_finite() || beta.abs() >= self.win_threshold {
             return Some(None);
+        }
+        if let Some(rf) = self.opts.reverse_futility
+            && depth <= rf.max_depth as i32
+            && window.is_null()
+            && !state.needs_extension()
+        {
+            let stand = match node.static_value {
+                Some(v) => v,
+                None => {
+                    let v = self.evaluate(state, perspective)?;
+                    node.static_value = Some(v);
+                    v
+                }
+            };
+            let bound = stand - rf.margin * f64::from(depth);
+            if bound >= beta && bound < self.win_threshold {
+                // A static value stands for the search below: a horizon.
+                self.hit_horizon = true;
+                self.stats.reverse_futile += 1;
+                return Some(Some(bound));
+            }
         }
         if let Some(r) = self.opts.null_move {
             let mut child = state.clone();
@@ -829,7 +846,23 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
             }
             _ => None,
         };
+        // Late move pruning: how many moves are searched before the quiet
+        // ones are skipped (counted at α, once).
+        let late_limit = match self.opts.late_move_pruning {
+            Some(l)
+                if FULL
+                    && self.negamax
+                    && ply > 0
+                    && window.is_null()
+                    && window.alpha.abs() < self.win_threshold
+                    && !state.needs_extension() =>
+            {
+                l.move_limit(depth).map(|n| n as usize)
+            }
+            _ => None,
+        };
         let mut skipped = false;
+        let mut late_skipped = false;
         // Lazy SMP: a later move whose child another thread is searching
         // waits until the node's other moves are done (`busy`).
         let busy = if FULL && self.prunes && depth >= busy::MIN_DEPTH { self.s.busy.clone() } else { None };
@@ -850,7 +883,8 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
             child.play(mv);
             let flip = Self::perspective(child.turn()) != node.perspective;
             let info = ChildInfo { index, probability: 1.0, flip };
-            let forcing = (extend || lmr.is_some() || futile.is_some()) && child.needs_extension();
+            let forcing =
+                (extend || lmr.is_some() || futile.is_some() || late_limit.is_some()) && child.needs_extension();
             let child_depth = depth - 1 + i32::from(extend && forcing);
             if let Some(bound) = futile
                 && index > 0
@@ -864,6 +898,20 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
                     skipped = true;
                     self.stats.futile += 1;
                     let v = self.value_of(if flip { -bound } else { bound })?;
+                    self.s.rule.add(node, &mut acc, &info, v);
+                }
+                continue;
+            }
+            if let Some(limit) = late_limit
+                && index >= limit
+                && !forcing
+                && state.is_quiet(mv)
+            {
+                self.hit_horizon = true;
+                self.stats.late_pruned += 1;
+                if !late_skipped {
+                    late_skipped = true;
+                    let v = self.value_of(if flip { -window.alpha } else { window.alpha })?;
                     self.s.rule.add(node, &mut acc, &info, v);
                 }
                 continue;

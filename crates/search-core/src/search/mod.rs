@@ -44,7 +44,7 @@ pub(crate) use agent::choice_of;
 pub use dyn_search::DynSearch;
 pub use limits::Limits;
 pub use observer::{Control, Iteration, NoObserver, Observer};
-pub use options::{DepthUnit, Lmr, MAX_TABLE_MIB, Options, ProbCut, Star, TtDepth};
+pub use options::{DepthUnit, LateMovePruning, Lmr, MAX_TABLE_MIB, Options, ProbCut, ReverseFutility, Star, TtDepth};
 pub use oracle::{Oracle, Probe};
 pub use result::{Incomplete, RootMove, SearchResult, Stats};
 

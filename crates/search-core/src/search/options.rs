@@ -109,6 +109,60 @@ impl Lmr {
     }
 }
 
+/// Reverse futility pruning (off by default; also called static null-move
+/// pruning): at a null-window node with at most `max_depth` plies left,
+/// below the root, whose side to move needs no extension
+/// ([`Game::needs_extension`]; in chess: not in check), if the static value
+/// less `margin × depth` still reaches β, the node fails high with that
+/// value without searching a move. A guess, like every forward pruning: a
+/// position that is far ahead on the evaluator's scale is taken to stay
+/// ahead for a few plies.
+///
+/// ```
+/// use search_core::search::{Options, ReverseFutility};
+/// let o = Options::default().with_reverse_futility(Some(ReverseFutility { max_depth: 6, margin: 80.0 }));
+/// assert_eq!(o.reverse_futility.map(|r| r.max_depth), Some(6));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReverseFutility {
+    /// Apply at nodes with at most this many plies left (≥ 1).
+    pub max_depth: u32,
+    /// The margin per remaining ply, in the evaluator's units (> 0, finite).
+    pub margin: f64,
+}
+
+/// Late move pruning (off by default; also called move-count pruning): at a
+/// null-window node with at most `max_depth` plies left, below the root,
+/// whose side to move needs no extension, the quiet moves
+/// ([`Game::is_quiet`], not leading to a position that needs an extension)
+/// that come after the first `base + depth²` moves of the order are not
+/// searched; the node counts them at α, so that its value stays an upper
+/// bound when every searched move fails low.
+///
+/// ```
+/// use search_core::search::LateMovePruning;
+/// let l = LateMovePruning { max_depth: 3, base: 3 };
+/// assert_eq!(l.move_limit(2), Some(7));
+/// assert_eq!(l.move_limit(4), None); // too deep
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LateMovePruning {
+    /// Apply at nodes with at most this many plies left (≥ 1).
+    pub max_depth: u32,
+    /// Moves searched at every depth before any is pruned.
+    pub base: u32,
+}
+
+impl LateMovePruning {
+    /// How many moves of the order are searched at a node with `depth`
+    /// plies left before the quiet ones are pruned (`None`: no pruning at
+    /// this depth).
+    pub fn move_limit(&self, depth: i32) -> Option<u32> {
+        let d = u32::try_from(depth).ok().filter(|&d| (1..=self.max_depth).contains(&d))?;
+        Some(self.base.saturating_add(d.saturating_mul(d)))
+    }
+}
+
 /// The largest transposition table a search accepts, in MiB (1 TiB).
 pub const MAX_TABLE_MIB: usize = 1 << 20;
 
@@ -166,6 +220,10 @@ pub struct Options {
     /// extension) are skipped; the node's value stays a sound upper bound
     /// (it counts them at the static value plus the margin).
     pub futility: Option<f64>,
+    /// Reverse futility pruning.
+    pub reverse_futility: Option<ReverseFutility>,
+    /// Late move pruning.
+    pub late_move_pruning: Option<LateMovePruning>,
     /// Star1/Star2 at chance nodes.
     pub star: Star,
     /// What a unit of depth is when the game has chance nodes.
@@ -213,6 +271,8 @@ impl Default for Options {
             lmr: None,
             check_extension: false,
             futility: None,
+            reverse_futility: None,
+            late_move_pruning: None,
             star: Star::Off,
             depth_unit: DepthUnit::Decisions,
             chance_samples: None,
@@ -335,6 +395,10 @@ impl Options {
         with_check_extension: check_extension: bool;
         /// Sets [`futility`](Options::futility).
         with_futility: futility: Option<f64>;
+        /// Sets [`reverse_futility`](Options::reverse_futility).
+        with_reverse_futility: reverse_futility: Option<ReverseFutility>;
+        /// Sets [`late_move_pruning`](Options::late_move_pruning).
+        with_late_move_pruning: late_move_pruning: Option<LateMovePruning>;
         /// Sets [`star`](Options::star).
         with_star: star: Star;
         /// Sets [`depth_unit`](Options::depth_unit).
@@ -403,6 +467,8 @@ impl Options {
             ("lmr", self.lmr.is_some()),
             ("check_extension", self.check_extension),
             ("futility", self.futility.is_some()),
+            ("reverse_futility", self.reverse_futility.is_some()),
+            ("late_move_pruning", self.late_move_pruning.is_some()),
             ("star", self.star != Star::Off),
             ("tt_depth", self.tt_depth == TtDepth::AtLeast),
         ];
@@ -459,6 +525,15 @@ impl Options {
         }
         if let Some(m) = self.futility {
             ParamError::positive("futility", m)?;
+        }
+        if let Some(r) = self.reverse_futility {
+            if r.max_depth == 0 {
+                return Err(ParamError::new("reverse_futility", "max_depth must be >= 1"));
+            }
+            ParamError::positive("reverse_futility", r.margin)?;
+        }
+        if self.late_move_pruning.is_some_and(|l| l.max_depth == 0) {
+            return Err(ParamError::new("late_move_pruning", "max_depth must be >= 1"));
         }
         if self.threads == 0 {
             return Err(ParamError::new("threads", "must be >= 1"));

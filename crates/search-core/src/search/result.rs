@@ -31,6 +31,12 @@ pub struct Stats {
     /// Nodes where futility pruning skipped quiet moves.
     #[cfg_attr(feature = "serde", serde(default))]
     pub futile: u64,
+    /// Nodes that reverse futility pruning ended on their static value.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub reverse_futile: u64,
+    /// Moves that late move pruning did not search.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub late_pruned: u64,
     /// The deepest completed iteration.
     pub depth: u32,
     /// Wall-clock time in microseconds.

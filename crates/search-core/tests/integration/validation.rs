@@ -8,8 +8,8 @@ use search_core::backup::{
 };
 use search_core::policy::{EpsilonGreedy, Greedy, MoveDistribution, Softmax, rminimax_agent};
 use search_core::search::{
-    Control, DynSearch, Incomplete, Iteration, Limits, Lmr, MAX_TABLE_MIB, Observer, Options, ProbCut, Search,
-    SearchAgent, SearchResult, Star, TtDepth, Window,
+    Control, DynSearch, Incomplete, Iteration, LateMovePruning, Limits, Lmr, MAX_TABLE_MIB, Observer, Options, ProbCut,
+    ReverseFutility, Search, SearchAgent, SearchResult, Star, TtDepth, Window,
 };
 use search_core::tree::{LeafModel, LiteralEval, LiteralTree, RandomTree, RandomTreeEval};
 use search_core::{Agent, Evaluator, Game, GameError, MAX_PLY, ParamError, Perspective, Player, Status, Turn, rng};
@@ -304,6 +304,52 @@ fn lmr_and_check_extension_need_a_negamax_rule() {
     assert_needs_negamax("lmr", |o| o.with_lmr(Some(Lmr::default())));
     assert_needs_negamax("check_extension", |o| o.with_check_extension(true));
     assert_needs_negamax("futility", |o| o.with_futility(Some(1.0)));
+    assert_needs_negamax("reverse_futility", |o| {
+        o.with_reverse_futility(Some(ReverseFutility { max_depth: 3, margin: 1.0 }))
+    });
+    assert_needs_negamax("late_move_pruning", |o| {
+        o.with_late_move_pruning(Some(LateMovePruning { max_depth: 3, base: 3 }))
+    });
+}
+
+#[test]
+fn bad_pruning_depths_and_margins_are_refused() {
+    let rf = |max_depth, margin| {
+        Options::plain_alpha_beta().with_reverse_futility(Some(ReverseFutility { max_depth, margin }))
+    };
+    for (d, m) in [(0, 1.0), (3, 0.0), (3, -1.0), (3, f64::NAN), (3, f64::INFINITY)] {
+        assert_eq!(refused::<LiteralTree, _, _>(Minimax, LiteralEval, rf(d, m)).name, "reverse_futility", "{d} {m}");
+    }
+    assert!(accepted::<LiteralTree, _, _>(Minimax, LiteralEval, rf(1, 0.5)));
+    let lmp =
+        |max_depth| Options::plain_alpha_beta().with_late_move_pruning(Some(LateMovePruning { max_depth, base: 0 }));
+    assert_eq!(refused::<LiteralTree, _, _>(Minimax, LiteralEval, lmp(0)).name, "late_move_pruning");
+    assert!(accepted::<LiteralTree, _, _>(Minimax, LiteralEval, lmp(1)));
+}
+
+/// Reverse futility pruning takes its guess exactly when the static value
+/// less the margin reaches β: `B`'s static value (−0.5, good for `min`)
+/// makes the null-window probe of `B` fail high for `min` at depth 1, so
+/// with a small margin the root never sees `B`'s 0.8; with a margin that
+/// keeps the bound below β it does. (Values stay inside the literal tree's
+/// win of 1: no pruning is tried near a proven result.)
+#[test]
+fn reverse_futility_cuts_on_the_static_value_only_within_its_margin() {
+    let t: LiteralTree = "max(A=min(0.3, 0.4), B=min[-0.5](0.8, 0.9))".parse().unwrap();
+    let run = |margin: f64| {
+        let o = Options::plain_alpha_beta()
+            .with_pvs(true)
+            .with_reverse_futility(Some(ReverseFutility { max_depth: 1, margin }));
+        Search::new(Minimax, LiteralEval, o).unwrap().run(&t, &Limits::depth(2)).unwrap()
+    };
+    // From `min`'s side B's static value is 0.5 and β is −0.3: 0.5 − 0.1 ≥ −0.3.
+    let cut = run(0.1);
+    assert_eq!((cut.value, cut.stats.reverse_futile), (Some(0.3), 1));
+    assert_eq!(cut.best, t.move_to("A"));
+    // 0.5 − 2 < −0.3: B is searched and its 0.8 wins.
+    let searched = run(2.0);
+    assert_eq!((searched.value, searched.stats.reverse_futile), (Some(0.8), 0));
+    assert_eq!(searched.best, t.move_to("B"));
 }
 
 #[test]
@@ -339,9 +385,10 @@ fn lmr_and_extensions_change_nothing_in_a_game_without_the_hooks() {
             .with_pvs(true)
             .with_lmr(Some(Lmr::default()))
             .with_check_extension(true)
-            .with_futility(Some(1.0)));
+            .with_futility(Some(1.0))
+            .with_late_move_pruning(Some(LateMovePruning { max_depth: 7, base: 0 })));
         assert_eq!((plain.value, plain.best, plain.stats.nodes), (with.value, with.best, with.stats.nodes));
-        assert_eq!((with.stats.reductions, with.stats.futile), (0, 0));
+        assert_eq!((with.stats.reductions, with.stats.futile, with.stats.late_pruned), (0, 0, 0));
     }
 }
 
