@@ -1,14 +1,14 @@
 //! Late move reductions and check extensions on chess: the extension finds
 //! a mate that the same depth misses without it, the mate is real (a deeper
-//! plain search agrees), and reductions and futility pruning happen and
-//! keep mates visible.
+//! plain search agrees), and reductions and the forward pruning (futility,
+//! reverse futility, late move pruning) happen and keep mates visible.
 
 use games_chess::{ChessEval, ChessGame};
 use search_core::WIN_SCORE;
 use search_core::backup::Minimax;
-use search_core::search::{Limits, Lmr, Options, Search, TtDepth};
+use search_core::search::{LateMovePruning, Limits, Lmr, Options, ReverseFutility, Search, TtDepth};
 
-/// The engine's search with late move reductions and futility pruning
+/// The engine's search with late move reductions and the forward pruning
 /// (`lmr`), check extensions (`ext`), or neither.
 fn engine(lmr: bool, ext: bool) -> Search<ChessGame, Minimax, ChessEval> {
     let o = Options::default()
@@ -16,6 +16,8 @@ fn engine(lmr: bool, ext: bool) -> Search<ChessGame, Minimax, ChessEval> {
         .with_tt_depth(TtDepth::AtLeast)
         .with_lmr(lmr.then(Lmr::default))
         .with_futility(lmr.then_some(150.0))
+        .with_reverse_futility(lmr.then_some(ReverseFutility { max_depth: 6, margin: 90.0 }))
+        .with_late_move_pruning(lmr.then_some(LateMovePruning { max_depth: 3, base: 3 }))
         .with_check_extension(ext);
     Search::new(Minimax, ChessEval, o).unwrap()
 }
@@ -50,8 +52,10 @@ fn reductions_happen_and_the_mate_stays_found() {
     let quiet = ChessGame::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4").unwrap();
     let with = engine(true, false).run(&quiet, &Limits::depth(6)).unwrap();
     let without = engine(false, false).run(&quiet, &Limits::depth(6)).unwrap();
-    assert!(with.stats.reductions > 0 && with.stats.futile > 0);
-    assert_eq!((without.stats.reductions, without.stats.futile), (0, 0));
+    let s = with.stats;
+    assert!(s.reductions > 0 && s.futile > 0 && s.reverse_futile > 0 && s.late_pruned > 0, "{s:?}");
+    let s = without.stats;
+    assert_eq!((s.reductions, s.futile, s.reverse_futile, s.late_pruned), (0, 0, 0, 0));
     assert!(with.stats.nodes < without.stats.nodes, "{} vs {}", with.stats.nodes, without.stats.nodes);
     assert!(with.best.is_some());
 }
