@@ -187,22 +187,32 @@ impl EngineWeights {
     fn terms(&self) -> [Pair; TERMS] {
         let passed = std::array::from_fn(|r| (self.passed_mg[r], self.passed_eg[r]));
         let shield = self.shield.map(|mg| (mg, 0));
-        in_term_order(self.doubled, self.isolated, passed, self.mobility, self.rook_open, self.rook_half_open, shield)
+        TermParts {
+            doubled: self.doubled,
+            isolated: self.isolated,
+            passed,
+            mobility: self.mobility,
+            rook_open: self.rook_open,
+            rook_half_open: self.rook_half_open,
+            shield,
+        }
+        .in_order()
     }
 
-    /// The weights with the terms' weights `terms` ([`terms`](Self::terms)'
-    /// order; a middlegame-only term's endgame weight is ignored).
-    fn with_terms(&self, terms: [Pair; TERMS]) -> EngineWeights {
-        let [doubled, isolated, p1, p2, p3, p4, p5, p6, m0, m1, m2, m3, rook_open, rook_half_open, s1, s2] = terms;
-        let passed = [p1, p2, p3, p4, p5, p6];
-        let mut w =
-            EngineWeights { doubled, isolated, mobility: [m0, m1, m2, m3], rook_open, rook_half_open, ..self.clone() };
-        for (r, (mg, eg)) in passed.into_iter().enumerate() {
-            w.passed_mg[r + 1] = mg;
-            w.passed_eg[r + 1] = eg;
+    /// The weights `terms` in [`terms`](Self::terms)' order (a
+    /// middlegame-only term's endgame weight is ignored).
+    fn from_terms(terms: [Pair; TERMS]) -> EngineWeights {
+        let t = TermParts::from_order(terms, (0, 0));
+        EngineWeights {
+            doubled: t.doubled,
+            isolated: t.isolated,
+            passed_mg: t.passed.map(|p| p.0),
+            passed_eg: t.passed.map(|p| p.1),
+            mobility: t.mobility,
+            rook_open: t.rook_open,
+            rook_half_open: t.rook_half_open,
+            shield: t.shield.map(|p| p.0),
         }
-        w.shield = [s1.0, s2.0];
-        w
     }
 
     /// The weights a tuner moves, as a flat list, with their names: every
@@ -222,8 +232,16 @@ impl EngineWeights {
     }
 
     /// The weights with the tunable values `values`, in [`tunable`](Self::tunable)'s
-    /// order; `None` if there are not as many.
-    pub fn with_tunable(&self, values: &[i32]) -> Option<EngineWeights> {
+    /// order; `None` if there are not as many. (The passed-pawn weights of
+    /// ranks 0 and 7, which no pawn uses, are 0.)
+    ///
+    /// ```
+    /// use games_chess::engine_eval::EngineWeights;
+    /// let values: Vec<i32> = EngineWeights::DEFAULT.tunable().into_iter().map(|(_, v)| v).collect();
+    /// assert_eq!(EngineWeights::from_tunable(&values), Some(EngineWeights::DEFAULT));
+    /// assert_eq!(EngineWeights::from_tunable(&values[1..]), None);
+    /// ```
+    pub fn from_tunable(values: &[i32]) -> Option<EngineWeights> {
         if values.len() != TUNABLE {
             return None;
         }
@@ -233,7 +251,7 @@ impl EngineWeights {
             t.0 = it.next()?;
             t.1 = if mg_only { 0 } else { it.next()? };
         }
-        Some(self.with_terms(terms))
+        Some(EngineWeights::from_terms(terms))
     }
 
     /// The coefficients of the tunable weights in the static value of
@@ -281,17 +299,24 @@ const TERM_NAMES: [&str; TERMS] = [
     "shield[2]",
 ];
 
-/// Which terms count in the middlegame only (the castled king's shield).
+/// How many terms count in the middlegame only: the last ones (the castled
+/// king's shield).
+const MIDDLEGAME_TERMS: usize = 2;
+
+/// Which terms count in the middlegame only.
 const MIDDLEGAME_ONLY: [bool; TERMS] = {
     let mut only = [false; TERMS];
-    only[TERMS - 2] = true;
-    only[TERMS - 1] = true;
+    let mut i = TERMS - MIDDLEGAME_TERMS;
+    while i < TERMS {
+        only[i] = true;
+        i += 1;
+    }
     only
 };
 
 /// How many weights a tuner moves: two per term, one per middlegame-only
 /// term.
-const TUNABLE: usize = 2 * TERMS - 2;
+const TUNABLE: usize = 2 * TERMS - MIDDLEGAME_TERMS;
 
 impl Features {
     /// The counts of the terms [`EngineWeights`] weighs, in its terms'
@@ -299,24 +324,25 @@ impl Features {
     /// ranks 0 and 7 are no term: no pawn stands there.
     #[inline]
     fn counts(&self) -> [i32; TERMS] {
-        in_term_order(
-            self.doubled,
-            self.isolated,
-            self.passed,
-            self.mobility,
-            self.rook_open,
-            self.rook_half_open,
-            self.shield,
-        )
+        TermParts {
+            doubled: self.doubled,
+            isolated: self.isolated,
+            passed: self.passed,
+            mobility: self.mobility,
+            rook_open: self.rook_open,
+            rook_half_open: self.rook_half_open,
+            shield: self.shield,
+        }
+        .in_order()
     }
 }
 
-/// One value per term, in the terms' order ([`TERM_NAMES`]), from the
-/// parts of [`Features`] (or weights shaped like them): the one place
-/// that order is written. The passed pawns of ranks 0 and 7 are no term:
-/// no pawn stands there.
-#[inline]
-fn in_term_order<T: Copy>(
+/// One value per term, shaped like [`Features`] (or weights shaped like
+/// them): the one place the terms' order ([`TERM_NAMES`]) is written, both
+/// ways. The passed pawns of ranks 0 and 7 are no term: no pawn stands
+/// there.
+#[derive(Debug, Clone, Copy)]
+struct TermParts<T> {
     doubled: T,
     isolated: T,
     passed: [T; 8],
@@ -324,10 +350,33 @@ fn in_term_order<T: Copy>(
     rook_open: T,
     rook_half_open: T,
     shield: [T; 2],
-) -> [T; TERMS] {
-    let [_, p1, p2, p3, p4, p5, p6, _] = passed;
-    let [m0, m1, m2, m3] = mobility;
-    [doubled, isolated, p1, p2, p3, p4, p5, p6, m0, m1, m2, m3, rook_open, rook_half_open, shield[0], shield[1]]
+}
+
+impl<T: Copy> TermParts<T> {
+    /// The values in the terms' order.
+    #[inline]
+    fn in_order(self) -> [T; TERMS] {
+        let [_, p1, p2, p3, p4, p5, p6, _] = self.passed;
+        let [m0, m1, m2, m3] = self.mobility;
+        let [s1, s2] = self.shield;
+        let (doubled, isolated, open, half_open) = (self.doubled, self.isolated, self.rook_open, self.rook_half_open);
+        [doubled, isolated, p1, p2, p3, p4, p5, p6, m0, m1, m2, m3, open, half_open, s1, s2]
+    }
+
+    /// The inverse of [`in_order`](Self::in_order), with `none` for the
+    /// passed pawns of ranks 0 and 7.
+    fn from_order(terms: [T; TERMS], none: T) -> TermParts<T> {
+        let [doubled, isolated, p1, p2, p3, p4, p5, p6, m0, m1, m2, m3, rook_open, rook_half_open, s1, s2] = terms;
+        TermParts {
+            doubled,
+            isolated,
+            passed: [none, p1, p2, p3, p4, p5, p6, none],
+            mobility: [m0, m1, m2, m3],
+            rook_open,
+            rook_half_open,
+            shield: [s1, s2],
+        }
+    }
 }
 
 impl Default for EngineWeights {

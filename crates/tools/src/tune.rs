@@ -161,7 +161,7 @@ pub fn run(args: Args) -> TaskResult {
         }
     }
     let (ridge, _, rounded) = best.expect("at least one ridge");
-    let after = before.with_tunable(&rounded).ok_or("tune-eval: the weights do not match the tunable list")?;
+    let after = EngineWeights::from_tunable(&rounded).ok_or("tune-eval: the weights do not match the tunable list")?;
     let w1: Vec<f64> = rounded.iter().map(|&v| f64::from(v)).collect();
     let summary = Summary {
         ridge,
