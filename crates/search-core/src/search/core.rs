@@ -63,8 +63,8 @@ impl<M> Default for PlyBuffers<M> {
 /// `root`. The node loop is monomorphised twice: with `FULL = false` when
 /// every per-node feature that costs a test (tracing, an oracle,
 /// quiescence, forward pruning, beam, check extensions, late move
-/// reductions and pruning, futility, Lazy SMP's busy table) is off, so that those tests
-/// compile away, and with `FULL = true` otherwise. The choice is made once,
+/// reductions and pruning, futility, Lazy SMP's busy table) is off, so that
+/// those tests compile away, and with `FULL = true` otherwise. The choice is made once,
 /// here, from the search's options.
 pub(crate) fn run<G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized>(
     s: &mut Search<G, R, E>,
@@ -664,6 +664,16 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
         Some(value)
     }
 
+    /// The static value of `state` from `node`'s perspective: the one the
+    /// node holds, else evaluated (`None` if it is NaN, which stops the
+    /// search).
+    fn static_value(&mut self, state: &G, node: &NodeInfo) -> Option<f64> {
+        match node.static_value {
+            Some(v) => Some(v),
+            None => self.evaluate(state, node.perspective),
+        }
+    }
+
     /// Reverse futility pruning, null-move pruning and ProbCut.
     /// `Some(Some(v))`: the node fails high with value `v`.
     fn forward_prune(&mut self, state: &G, node: &mut NodeInfo, window: Window) -> Option<Option<f64>> {
@@ -677,14 +687,9 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
             && window.is_null()
             && !state.needs_extension()
         {
-            let stand = match node.static_value {
-                Some(v) => v,
-                None => {
-                    let v = self.evaluate(state, perspective)?;
-                    node.static_value = Some(v);
-                    v
-                }
-            };
+            // Kept in the node: futility pruning reads it again below.
+            let stand = self.static_value(state, node)?;
+            node.static_value = Some(stand);
             let bound = stand - rf.margin * f64::from(depth);
             if bound >= beta && bound < self.win_threshold {
                 // A static value stands for the search below: a horizon.
@@ -837,11 +842,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
                     && window.alpha.abs() < self.win_threshold
                     && !state.needs_extension() =>
             {
-                let stand = match node.static_value {
-                    Some(v) => v,
-                    None => self.evaluate(state, node.perspective)?,
-                };
-                let bound = stand + margin * f64::from(depth);
+                let bound = self.static_value(state, node)? + margin * f64::from(depth);
                 (bound <= window.alpha).then_some(bound)
             }
             _ => None,
