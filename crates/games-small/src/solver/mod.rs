@@ -85,12 +85,14 @@ use search_core::{Evaluator, Game, GameError, Outcome, ParamError, Perspective, 
 use crate::connect4::{Book, BookError, Column, Connect4};
 
 mod book;
+mod endgame;
 mod negamax;
 mod player;
 mod table;
 
 pub use book::{BookProgress, build_book};
-pub use player::PerfectPlayer;
+pub use endgame::EndgamePlayer;
+pub use player::{MoveMemo, PerfectPlayer};
 
 use negamax::{Geometry, Negamax};
 use table::Table;
