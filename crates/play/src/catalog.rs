@@ -32,6 +32,16 @@ const TIMED: [&str; 2] = ["mcts", "ments"];
 /// a `nodes=N` budget.
 const MODELLED: [&str; 2] = ["aware", "online"];
 
+/// The most empty cells at which a `solver:depth=D,empties=E` opponent
+/// starts playing perfectly on this server: the top of connect-4's dial
+/// (perfect play from the eighth disc, under a second a move on one core).
+/// Earlier, a solve takes seconds to minutes a move (perfect play from the
+/// empty board, the plain `solver`, minutes for its first).
+const SOLVER_MAX_EMPTIES: u32 = 34;
+
+/// The largest solver table a `solver` opponent may ask for, in MiB.
+const SOLVER_MAX_MIB: u64 = 64;
+
 /// The deepest full-width search of a game within `max_nodes`: the largest
 /// `D` with `b^D ≤ max_nodes` (at least 1), `b` an effective branching
 /// factor of the game's modelled search, measured (with pruning): 3 for
@@ -276,6 +286,9 @@ impl Catalog {
         if TIMED.contains(&kind) {
             return capped(spec, text, "ms", self.max_ms, "milliseconds a move");
         }
+        if kind == "solver" {
+            return self.solver_budget(game, text, spec);
+        }
         if MODELLED.contains(&kind) {
             let cap = depth_cap(game, self.max_nodes).ok_or_else(|| unknown_game(game))?;
             let predicting = spec.get("opp_depth").is_some();
@@ -295,6 +308,39 @@ impl Catalog {
             return Ok(spec.to_string());
         }
         capped(spec, text, "nodes", self.max_nodes, "nodes a move")
+    }
+
+    /// A `solver` spec as it is if its cost is bounded: the endgame form
+    /// (`depth=D,empties=E`) with `D` within the game's [`depth_cap`] and
+    /// `E` at most [`SOLVER_MAX_EMPTIES`], a table of at most
+    /// [`SOLVER_MAX_MIB`]; perfect play throughout (no `empties`) is
+    /// refused. A malformed spec is left for the roster to refuse.
+    fn solver_budget(&self, game: &str, text: &str, spec: AgentSpec) -> Result<String, ApiError> {
+        let number = |key: &str| spec.get(key).and_then(|v| v.trim().parse::<u64>().ok());
+        let refuse = |why: String| Err(ApiError::Unprocessable(format!("agent spec {text:?}: {why}")));
+        let cap = depth_cap(game, self.max_nodes).ok_or_else(|| unknown_game(game))?;
+        if spec.get("empties").is_none() {
+            return refuse(format!(
+                "perfect play from the start costs minutes a move; this server offers `solver:depth=D,empties=E` \
+                 (perfect play once at most E ≤ {SOLVER_MAX_EMPTIES} cells are empty)"
+            ));
+        }
+        if let Some(e) = number("empties")
+            && e > u64::from(SOLVER_MAX_EMPTIES)
+        {
+            return refuse(format!("empties={e} is over this server's limit of {SOLVER_MAX_EMPTIES}"));
+        }
+        if let Some(d) = number("depth")
+            && d > u64::from(cap)
+        {
+            return refuse(format!("depth={d} is over this server's limit of {cap} for {game}"));
+        }
+        if let Some(m) = number("mib")
+            && m > SOLVER_MAX_MIB
+        {
+            return refuse(format!("mib={m} is over this server's limit of {SOLVER_MAX_MIB}"));
+        }
+        Ok(spec.to_string())
     }
 
     /// Refuses, in words, an `elo:X` outside the range the page offers
@@ -421,6 +467,19 @@ mod tests {
         // The dial, the adaptive opponent: calibrated settings, as they are.
         assert_eq!(b("connect4", "elo:800").unwrap(), "elo:800");
         assert_eq!(b("connect4", "adaptive:target=0.5").unwrap(), "adaptive:target=0.5");
+        // The solver: its endgame form within the caps (depth 4 at 1000
+        // nodes), never perfect play from the start.
+        assert_eq!(b("connect4", "solver:depth=4,empties=30").unwrap(), "solver:depth=4,empties=30");
+        for (spec, why) in [
+            ("solver", "costs minutes a move"),
+            ("solver:mib=8", "costs minutes a move"),
+            ("solver:depth=4,empties=40", "limit of 34"),
+            ("solver:depth=12,empties=30", "limit of 4 for connect4"),
+            ("solver:depth=4,empties=30,mib=4096", "limit of 64"),
+        ] {
+            let e = b("connect4", spec).unwrap_err();
+            assert!(e.to_string().contains(why), "{spec}: {e}");
+        }
     }
 
     #[test]

@@ -1,22 +1,32 @@
-//! `solver[:mib=M]`: the perfect connect-4 player (the solver) as an agent,
-//! the top of connect-4's ladder.
+//! `solver[:mib=M][,depth=D,empties=E]`: the perfect connect-4 player (the
+//! solver) as an agent, the top of connect-4's ladder, and the players that
+//! search at a fixed depth until few cells are empty and play perfectly
+//! from there (the curve between the depth-12 search and perfect play).
 
-use games_small::Connect4;
-use games_small::solver::PerfectPlayer;
-use strength::agents::{AgentFactory, BoxedAgent};
+use games_small::solver::{EndgamePlayer, MoveMemo, PerfectPlayer};
+use games_small::{Connect4, Connect4Eval};
+use strength::agents::{AgentFactory, BoxedAgent, StandardAgents};
 use strength::spec::{AgentSpec, SpecError};
 
 /// The solver's table when a `solver` spec gives none, in MiB.
 const DEFAULT_MIB: usize = 64;
 
 /// Builds `solver` agents: [`PerfectPlayer`] on the position's board, with
-/// a table of `mib` MiB (default [`DEFAULT_MIB`]).
-#[derive(Debug, Clone, Copy)]
+/// a table of `mib` MiB (default [`DEFAULT_MIB`]); with `depth=D,empties=E`,
+/// an [`EndgamePlayer`] that plays `alphabeta:depth=D` (as the standard
+/// agents build it) while more than `E` cells are empty. Every player it
+/// builds shares one [`MoveMemo`], so that a match pays once for each
+/// costly position its games meet.
+#[derive(Debug, Clone)]
 pub(crate) struct PerfectAgents {
     /// The board the agents play on.
     pub(crate) width: usize,
     /// The board's height.
     pub(crate) height: usize,
+    /// The agents that build `alphabeta:depth=D`.
+    pub(crate) searchers: StandardAgents<Connect4Eval>,
+    /// The moves the perfect players found, shared.
+    pub(crate) memo: MoveMemo,
 }
 
 impl AgentFactory<Connect4> for PerfectAgents {
@@ -26,16 +36,38 @@ impl AgentFactory<Connect4> for PerfectAgents {
         }
         let mut r = spec.reader();
         let mib: usize = r.take("mib")?.unwrap_or(DEFAULT_MIB);
-        r.finish(&["mib"])?;
-        let player =
-            PerfectPlayer::new(self.width, self.height, mib).map_err(|e| SpecError::new(spec, e.to_string()))?;
-        Ok(Some(Box::new(player)))
+        let depth: Option<u32> = r.take("depth")?;
+        let empties: Option<u32> = r.take("empties")?;
+        r.finish(&["mib", "depth", "empties"])?;
+        let player = PerfectPlayer::new(self.width, self.height, mib)
+            .map_err(|e| SpecError::new(spec, e.to_string()))?
+            .with_memo(self.memo.clone());
+        match (depth, empties) {
+            (None, None) => Ok(Some(Box::new(player))),
+            (Some(depth), Some(empties)) => {
+                let early = AgentSpec::new("alphabeta").with("depth", depth);
+                let early = self.searchers.build(&early)?.ok_or_else(|| {
+                    SpecError::new(spec, "the standard agents build no alpha-beta player (a registry defect)")
+                })?;
+                Ok(Some(Box::new(EndgamePlayer::new(early, player, empties))))
+            }
+            _ => Err(SpecError::new(
+                spec,
+                "depth=D and empties=E go together: alpha-beta at depth D plays while more than E cells are empty",
+            )),
+        }
     }
 
     fn kinds(&self) -> Vec<(String, String)> {
-        vec![(
-            "solver[:mib=M]".into(),
-            format!("perfect play: the solver's best move (table of M MiB, default {DEFAULT_MIB})"),
-        )]
+        vec![
+            (
+                "solver[:mib=M]".into(),
+                format!("perfect play: the solver's best move (table of M MiB, default {DEFAULT_MIB})"),
+            ),
+            (
+                "solver:depth=D,empties=E[,mib=M]".into(),
+                "alphabeta:depth=D while more than E cells are empty, then perfect play".into(),
+            ),
+        ]
     }
 }

@@ -41,12 +41,22 @@ pub fn tictactoe_roster() -> Result<RosterMaker<TicTacToe>, RegistryError> {
     roster_maker("tictactoe", TicTacToeEval::default(), 1, |r| r)
 }
 
+/// The search agents' table in connect-4, in MiB.
+const CONNECT4_TABLE_MIB: usize = 4;
+
 /// The roster of connect-4 (4 MiB tables), with the perfect player
 /// (`solver`; its first table is for 7 × 6, other boards get their own).
+/// Every roster it makes shares one memo of the perfect players' costly
+/// moves.
 pub fn connect4_roster() -> Result<RosterMaker<Connect4>, RegistryError> {
-    roster_maker("connect4", Connect4Eval::default(), 4, |r: Roster<Connect4>| {
-        r.with(crate::perfect::PerfectAgents { width: 7, height: 6 })
-    })
+    let eval = Connect4Eval::default();
+    let perfect = crate::perfect::PerfectAgents {
+        width: 7,
+        height: 6,
+        searchers: StandardAgents::new(eval).with_table_mib(CONNECT4_TABLE_MIB),
+        memo: games_small::solver::MoveMemo::default(),
+    };
+    roster_maker("connect4", eval, CONNECT4_TABLE_MIB, move |r: Roster<Connect4>| r.with(perfect.clone()))
 }
 
 /// The roster of gobang (8 MiB tables).
