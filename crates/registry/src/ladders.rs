@@ -91,6 +91,22 @@ pub fn tictactoe() -> Ladder {
     boltzmann(&[9], &[0.5, 1.0, 2.0, 4.0, 8.0], "cap=1", 2000, 500)
 }
 
+/// The cell counts at which the connect-4 ladder's top curve starts
+/// playing perfectly (`solver:depth=8,empties=E`: alpha-beta at depth 8
+/// before, [`games_small::solver::EndgamePlayer`]). Perfect play over the
+/// last 24 cells scores about 67% against `alphabeta:depth=8` alone, and
+/// each further step of three or four cells about 65% against the one
+/// below (100-game probes), so neighbouring rungs are 100 to 130 Elo apart.
+/// The curve starts at 16, about as strong as `alphabeta:depth=12` (a
+/// depth-8 search already sees most of the last 16 cells' play), so that
+/// it overlaps the depth-12 curve's top. It stops at 34 (perfect play from
+/// the eighth disc): a game costs about 0.9 CPU-seconds there, and each
+/// further pair of cells multiplies that by about four (a solve takes
+/// seconds six discs from the start), so perfect play from the opening on
+/// (`solver`, about 13 CPU-seconds a game) is rated above the ladder with
+/// `rate` instead.
+pub const CONNECT4_ENDGAME_EMPTIES: [f64; 6] = [16.0, 20.0, 24.0, 28.0, 31.0, 34.0];
+
 /// Connect-4 values are small (a window of three own discs is worth 4): a
 /// cap of 100 is a decisive advantage, and θ from 0.003 (near random) to
 /// 0.3 (near the greedy top) spans each curve.
@@ -98,12 +114,17 @@ pub fn tictactoe() -> Ladder {
 /// Depth 12 extends the top (alpha-beta at depth 12 scores about 67%
 /// against depth 8): its rungs start at θ = 0.1, where it overlaps depth
 /// 8's top, and random play does not meet them. A game at depth 12 costs
-/// about 0.5 CPU-seconds (15 times depth 8), so the curve has three rungs;
-/// deeper curves, and the solver itself (30 s for one move from a
-/// four-disc opening), do not fit the 2 CPU-hour budget.
+/// about 0.5 CPU-seconds (15 times depth 8), so the curve has three rungs.
+/// Deeper searches cost more for less: perfect play once few cells are
+/// empty ([`CONNECT4_ENDGAME_EMPTIES`]) takes the dial from there towards
+/// perfect play (over the last 28 cells, with depth 8 before, it scores
+/// about 76% against depth 8 alone, for a fifteenth of a depth-12 game's
+/// cost). The depth-12 curve stays below it: it is a Boltzmann curve, which
+/// the `adaptive` agent can observe a strong opponent through.
 pub fn connect4() -> Ladder {
     let mut l = boltzmann(&[2, 4, 6, 8], &[0.003, 0.01, 0.03, 0.1, 0.3], "cap=100", 600, 200);
     l.curves.push(Curve::new("boltzmann:depth=12,cap=100", &[0.1, 0.3, 1.0], "alphabeta:depth=12").above_random());
+    l.curves.push(Curve::over("solver:depth=8", "empties", &CONNECT4_ENDGAME_EMPTIES));
     l
 }
 

@@ -3,7 +3,7 @@
 //! made with, and the setups' openings and perfect player behave.
 
 use games_small::Connect4;
-use registry::ladders::{KIBITZ_NODES, STOCKFISH_LINKS, chess, connect4, gobang};
+use registry::ladders::{CONNECT4_ENDGAME_EMPTIES, KIBITZ_NODES, STOCKFISH_LINKS, chess, connect4, gobang};
 use registry::{connect4_setup, tictactoe_setup};
 use strength::dial::Dial;
 use strength::spec::AgentSpec;
@@ -191,8 +191,13 @@ fn connect4s_depth_12_curve_links_only_where_it_overlaps() {
     };
     let pairs = named(&games, &rungs);
     let (d8, d12) = ("boltzmann:depth=8,cap=100,theta=", "boltzmann:depth=12,cap=100,theta=");
-    let touching: Vec<&(String, String)> =
-        pairs.iter().filter(|(a, b)| (a.contains("depth=12")) != (b.contains("depth=12"))).collect();
+    // The endgame curve above it links to its top (the next test).
+    let below_endgame = |(a, b): &&(String, String)| !a.starts_with("solver:") && !b.starts_with("solver:");
+    let touching: Vec<&(String, String)> = pairs
+        .iter()
+        .filter(below_endgame)
+        .filter(|(a, b)| (a.contains("depth=12")) != (b.contains("depth=12")))
+        .collect();
     let want = [
         (format!("{d8}0.1"), format!("{d12}0.1")),
         (format!("{d8}0.3"), format!("{d12}0.3")),
@@ -202,7 +207,10 @@ fn connect4s_depth_12_curve_links_only_where_it_overlaps() {
     for w in &want {
         assert!(pairs.contains(w), "{w:?} missing");
     }
-    let mut below = full.clone();
+    let mut with_12 = full.clone();
+    with_12.curves.pop();
+    let pairs = named(&with_12.schedule().matchups, &with_12.schedule().rungs);
+    let mut below = with_12.clone();
     below.curves.pop();
     let s0 = below.schedule();
     let (r0, g0) = (s0.rungs, s0.matchups);
@@ -210,6 +218,41 @@ fn connect4s_depth_12_curve_links_only_where_it_overlaps() {
         assert!(pairs.contains(&p), "{p:?} dropped");
     }
     assert_eq!(pairs.len(), named(&g0, &r0).len() + 3 + 5, "three links down, five matchups within");
+}
+
+/// Connect-4's endgame curve (`solver:depth=8,empties=E`) is linked to
+/// the curves below only by the depth-12 curve's top against its two
+/// weakest rungs; random play does not meet it; and adding it kept every
+/// matchup of the five curves below, whose games are reused.
+#[test]
+fn connect4s_endgame_curve_links_only_at_depth_12s_top() {
+    let full = connect4();
+    let s = full.schedule();
+    let (rungs, games) = (s.rungs, s.matchups);
+    let named = |games: &[(usize, usize)], rungs: &[String]| -> Vec<(String, String)> {
+        games.iter().map(|&(a, b)| (rungs[a].clone(), rungs[b].clone())).collect()
+    };
+    let pairs = named(&games, &rungs);
+    let endgame = |e: f64| format!("solver:depth=8,empties={e}");
+    let is_endgame = |spec: &str| spec.starts_with("solver:");
+    let touching: Vec<&(String, String)> = pairs.iter().filter(|(a, b)| is_endgame(a) != is_endgame(b)).collect();
+    let e = CONNECT4_ENDGAME_EMPTIES;
+    let want = [("alphabeta:depth=12".to_string(), endgame(e[0])), ("alphabeta:depth=12".to_string(), endgame(e[1]))];
+    assert_eq!(touching.len(), want.len(), "{touching:?}");
+    for w in &want {
+        assert!(pairs.contains(w), "{w:?} missing");
+    }
+    assert!(!pairs.iter().any(|(a, b)| a == "random" && is_endgame(b)));
+    let mut below = full.clone();
+    below.curves.pop();
+    let s0 = below.schedule();
+    let (r0, g0) = (s0.rungs, s0.matchups);
+    for p in named(&g0, &r0) {
+        assert!(pairs.contains(&p), "{p:?} dropped");
+    }
+    // Each rung against the next two up the curve.
+    let within = 2 * e.len() - 3;
+    assert_eq!(pairs.len(), named(&g0, &r0).len() + 2 + within, "two links down, the rest within");
 }
 
 #[test]
@@ -255,4 +298,31 @@ fn the_solver_spec_never_does_worse_than_the_solved_value() {
             assert!(p.b_first.score >= value(-s), "{opening}: {p:?}, solved {s}");
         }
     }
+}
+
+/// `solver:depth=D,empties=E` plays `alphabeta:depth=D`'s games while
+/// more than E cells are empty (E = 0: every game the same) and the
+/// solver's at 42 (the whole 7 × 6 board); a half-given pair is refused.
+#[test]
+fn the_endgame_solver_spec_switches_between_its_two_players() {
+    let arena = connect4_setup().unwrap();
+    for bad in ["solver:depth=4", "solver:empties=30", "solver:depth=4,empties=x", "solver:depth=4,empties=30,theta=1"]
+    {
+        assert!(arena.check_spec(bad).is_err(), "{bad} was accepted");
+    }
+    arena.check_spec("solver:depth=12,empties=30,mib=8").unwrap();
+    let openings: Vec<(String, u64)> =
+        ["4 3 5 4 3 5 2 6", "4 4 3 5 3 3 5 4"].iter().enumerate().map(|(i, o)| (o.to_string(), i as u64)).collect();
+    let same = |a: &str, b: &str, opponent: &str| {
+        let x = arena.play_pairs(a, opponent, &openings).unwrap();
+        let y = arena.play_pairs(b, opponent, &openings).unwrap();
+        assert_eq!(format!("{x:?}"), format!("{y:?}"), "{a} and {b} against {opponent}");
+    };
+    same("solver:depth=3,empties=0", "alphabeta:depth=3", "boltzmann:depth=2,cap=100,theta=0.1");
+    same("solver:depth=3,empties=42,mib=8", "solver:mib=8", "alphabeta:depth=4");
+    // In between, the perfect player takes over: against a weak opponent,
+    // the game changes once it does (here, from the first move).
+    let x = arena.play_pairs("solver:depth=1,empties=28,mib=8", "random", &openings).unwrap();
+    let y = arena.play_pairs("alphabeta:depth=1", "random", &openings).unwrap();
+    assert_ne!(format!("{x:?}"), format!("{y:?}"));
 }

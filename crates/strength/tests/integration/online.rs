@@ -452,7 +452,9 @@ fn adaptive_finds_the_opponents_depth(rating: f64, curve: &str) {
 
 #[test]
 fn adaptive_finds_a_depth_4_opponent_on_the_dial() {
-    adaptive_finds_the_opponents_depth(1000.0, "boltzmann:depth=4,cap=100");
+    // Above the depth-2 curve's strongest finite θ (1025), below the
+    // depth-12 curve's weakest rung (1164): the dial plays it at depth 4.
+    adaptive_finds_the_opponents_depth(1080.0, "boltzmann:depth=4,cap=100");
 }
 
 #[test]
