@@ -5,8 +5,13 @@ use games_small::pig::{Pig, PigEval};
 use games_small::{Connect4, Connect4Eval, Gobang, GobangEval, TicTacToe, TicTacToeEval};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use std::sync::LazyLock;
+
+use games_small::solver::{MoveMemo, solver_agent};
 use search_core::Game;
 use search_core::tree::{LiteralEval, LiteralTree};
+use strength::agents::{AgentFactory, BoxedAgent, Roster, StandardAgents};
+use strength::spec::{AgentSpec, SpecError};
 
 use crate::native::{Native, small_move};
 use crate::value_error;
@@ -272,6 +277,45 @@ impl Native for Connect4 {
     /// The committed calibration is of the standard 7 × 6 board.
     fn calibration(&self) -> Option<&'static str> {
         (self.width() == 7 && self.height() == 6).then_some(games_small::calibrations::CONNECT4)
+    }
+    /// The search agents and `solver[:mib=M][,depth=D,empties=E]` (the
+    /// top of the dial is perfect play over the game's last cells).
+    fn roster(standard: StandardAgents<Connect4Eval>) -> Roster<Connect4> {
+        Roster::new().with(standard.clone()).with(SolverAgents { searchers: standard })
+    }
+}
+
+/// The table of a `solver` player when its spec gives none, in MiB.
+const SOLVER_MIB: usize = 64;
+
+/// The moves every `solver` player of this process remembers for the
+/// others (the moves do not depend on it).
+static SOLVER_MEMO: LazyLock<MoveMemo> = LazyLock::new(MoveMemo::default);
+
+/// Builds `solver` agents on 7 × 6 with [`games_small::solver::solver_agent`],
+/// the early search as `searchers` builds `alphabeta:depth=D`.
+struct SolverAgents {
+    searchers: StandardAgents<Connect4Eval>,
+}
+
+impl AgentFactory<Connect4> for SolverAgents {
+    fn build(&self, spec: &AgentSpec) -> Result<Option<BoxedAgent<Connect4>>, SpecError> {
+        if spec.kind() != "solver" {
+            return Ok(None);
+        }
+        let mut r = spec.reader();
+        let (mib, depth, empties) = (r.take("mib")?.unwrap_or(SOLVER_MIB), r.take("depth")?, r.take("empties")?);
+        r.finish(&["mib", "depth", "empties"])?;
+        let early = |depth: u32| self.searchers.build(&AgentSpec::new("alphabeta").with("depth", depth));
+        let agent = solver_agent(7, 6, mib, &SOLVER_MEMO, depth, empties, early);
+        agent.map(Some).map_err(|e| SpecError::new(spec, e.to_string()))
+    }
+
+    fn kinds(&self) -> Vec<(String, String)> {
+        vec![(
+            "solver[:mib=M][,depth=D,empties=E]".into(),
+            "perfect play (after alphabeta:depth=D until E cells are empty)".into(),
+        )]
     }
 }
 

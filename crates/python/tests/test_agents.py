@@ -1,5 +1,7 @@
 """Agents by spec, matches with Elo, the strength dial."""
 
+import math
+
 import pytest
 
 import backup_rules as br
@@ -48,8 +50,22 @@ def test_the_dial():
         br.dial_setting(br.Connect4(), hi + 10000)
     with pytest.raises(ValueError, match="calibration"):
         br.dial_range(br.Connect4(6, 5))
-    m = br.play_match(br.Connect4(), f"elo:{hi:.0f}", f"elo:{lo:.0f}", pairs=3, seed=2, opening_plies=2)
+    # Rounded inwards: a rating rounded past an end of the range is refused.
+    top, bottom = math.floor(hi), math.ceil(lo)
+    m = br.play_match(br.Connect4(), f"elo:{top}", f"elo:{bottom}", pairs=3, seed=2, opening_plies=2)
     assert m.games == 6 and m.wins >= m.losses
+
+
+def test_the_dials_top_plays_perfect_endgames():
+    # The top of the connect-4 dial: alpha-beta, then perfect play once few
+    # cells are empty. The first player's three in the bottom row, open at
+    # both ends, its move with 36 cells empty: perfect play wins at once.
+    g = br.Connect4(moves="445566")
+    assert br.choose_move(g, "solver:depth=2,empties=36", seed=1) in (2, 6)
+    with pytest.raises(ValueError, match="go together"):
+        br.choose_move(g, "solver:depth=2", seed=1)
+    _, hi = br.dial_range(br.Connect4())
+    assert br.dial_setting(br.Connect4(), hi).startswith("solver:depth=8,empties=")
 
 
 def test_matches_in_threads():

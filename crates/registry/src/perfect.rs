@@ -3,7 +3,7 @@
 //! search at a fixed depth until few cells are empty and play perfectly
 //! from there (the curve between the depth-12 search and perfect play).
 
-use games_small::solver::{EndgamePlayer, MoveMemo, PerfectPlayer};
+use games_small::solver::{MoveMemo, solver_agent};
 use games_small::{Connect4, Connect4Eval};
 use strength::agents::{AgentFactory, BoxedAgent, StandardAgents};
 use strength::spec::{AgentSpec, SpecError};
@@ -11,10 +11,10 @@ use strength::spec::{AgentSpec, SpecError};
 /// The solver's table when a `solver` spec gives none, in MiB.
 const DEFAULT_MIB: usize = 64;
 
-/// Builds `solver` agents: [`PerfectPlayer`] on the position's board, with
-/// a table of `mib` MiB (default [`DEFAULT_MIB`]); with `depth=D,empties=E`,
-/// an [`EndgamePlayer`] that plays `alphabeta:depth=D` (as the standard
-/// agents build it) while more than `E` cells are empty. Every player it
+/// Builds `solver` agents ([`solver_agent`]): perfect play on the
+/// position's board, with a table of `mib` MiB (default [`DEFAULT_MIB`]);
+/// with `depth=D,empties=E`, `alphabeta:depth=D` (as the standard agents
+/// build it) while more than `E` cells are empty. Every player it
 /// builds shares one [`MoveMemo`], so that a match pays once for each
 /// costly position its games meet.
 #[derive(Debug, Clone)]
@@ -39,23 +39,10 @@ impl AgentFactory<Connect4> for PerfectAgents {
         let depth: Option<u32> = r.take("depth")?;
         let empties: Option<u32> = r.take("empties")?;
         r.finish(&["mib", "depth", "empties"])?;
-        let player = PerfectPlayer::new(self.width, self.height, mib)
-            .map_err(|e| SpecError::new(spec, e.to_string()))?
-            .with_memo(self.memo.clone());
-        match (depth, empties) {
-            (None, None) => Ok(Some(Box::new(player))),
-            (Some(depth), Some(empties)) => {
-                let early = AgentSpec::new("alphabeta").with("depth", depth);
-                let early = self.searchers.build(&early)?.ok_or_else(|| {
-                    SpecError::new(spec, "the standard agents build no alpha-beta player (a registry defect)")
-                })?;
-                Ok(Some(Box::new(EndgamePlayer::new(early, player, empties))))
-            }
-            _ => Err(SpecError::new(
-                spec,
-                "depth=D and empties=E go together: alpha-beta at depth D plays while more than E cells are empty",
-            )),
-        }
+        let early = |depth: u32| self.searchers.build(&AgentSpec::new("alphabeta").with("depth", depth));
+        solver_agent(self.width, self.height, mib, &self.memo, depth, empties, early)
+            .map(Some)
+            .map_err(|e| SpecError::new(spec, e.to_string()))
     }
 
     fn kinds(&self) -> Vec<(String, String)> {

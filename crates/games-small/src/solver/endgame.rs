@@ -1,10 +1,58 @@
 //! [`EndgamePlayer`]: another agent early in the game, perfect play once few
 //! cells are empty.
 
-use search_core::{Agent, Choice, GameError, RngCore};
+use search_core::{Agent, Choice, GameError, ParamError, RngCore};
 
-use super::PerfectPlayer;
+use super::{MoveMemo, PerfectPlayer};
 use crate::connect4::{Column, Connect4};
+
+/// A connect-4 agent that can move to another thread.
+pub type SendAgent = Box<dyn Agent<Connect4> + Send>;
+
+/// The player of the `solver` agent kind (`solver[:mib=M][,depth=D,empties=E]`),
+/// for the rosters that offer it: a [`PerfectPlayer`] of `width × height`
+/// with a `table_mib`-MiB table sharing `memo`; given `depth` and
+/// `empties`, an [`EndgamePlayer`] whose early agent `early(depth)` builds
+/// (alpha-beta at that depth, as the roster builds it; `None`: it builds
+/// none).
+///
+/// Errors: `depth` without `empties` or the reverse; the errors of
+/// [`PerfectPlayer::new`] and of `early`, and an `early` that builds none.
+///
+/// ```
+/// use games_small::solver::{MoveMemo, SendAgent, solver_agent};
+/// use search_core::{Agent, RandomAgent};
+/// let memo = MoveMemo::default();
+/// let random = |_depth| Ok::<_, String>(Some(Box::new(RandomAgent) as SendAgent));
+/// let endgame = solver_agent(7, 6, 1, &memo, Some(8), Some(30), random)?;
+/// assert!(endgame.name().contains("at 30 empty cells"));
+/// assert!(solver_agent(7, 6, 1, &memo, Some(8), None, random).is_err());
+/// # Ok::<(), search_core::ParamError>(())
+/// ```
+pub fn solver_agent<E: std::fmt::Display>(
+    width: usize,
+    height: usize,
+    table_mib: usize,
+    memo: &MoveMemo,
+    depth: Option<u32>,
+    empties: Option<u32>,
+    early: impl FnOnce(u32) -> Result<Option<SendAgent>, E>,
+) -> Result<SendAgent, ParamError> {
+    let perfect = PerfectPlayer::new(width, height, table_mib)?.with_memo(memo.clone());
+    match (depth, empties) {
+        (None, None) => Ok(Box::new(perfect)),
+        (Some(depth), Some(empties)) => {
+            let early = early(depth)
+                .map_err(|e| ParamError::new("depth", e.to_string()))?
+                .ok_or_else(|| ParamError::new("depth", "the roster builds no alpha-beta player"))?;
+            Ok(Box::new(EndgamePlayer::new(early, perfect, empties)))
+        }
+        _ => Err(ParamError::new(
+            "depth, empties",
+            "depth=D and empties=E go together: alpha-beta at depth D plays while more than E cells are empty",
+        )),
+    }
+}
 
 /// Plays `early`'s moves while more than `empties` cells are empty, and
 /// [`PerfectPlayer`]'s from then on. The cost of perfect play falls steeply

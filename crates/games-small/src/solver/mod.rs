@@ -91,7 +91,7 @@ mod player;
 mod table;
 
 pub use book::{BookProgress, build_book};
-pub use endgame::EndgamePlayer;
+pub use endgame::{EndgamePlayer, SendAgent, solver_agent};
 pub use player::{MoveMemo, PerfectPlayer};
 
 use negamax::{Geometry, Negamax};
