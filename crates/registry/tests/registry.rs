@@ -177,82 +177,60 @@ fn the_chess_ladder_reaches_the_engine_at_full_strength() {
     }
 }
 
+/// The matchups of `ladder`, by spec.
+fn matchups(ladder: &Ladder) -> Vec<(String, String)> {
+    let s = ladder.schedule();
+    s.matchups.iter().map(|&(a, b)| (s.rungs[a].clone(), s.rungs[b].clone())).collect()
+}
+
+/// `ladder`'s last curve (its rungs are those `on_top` accepts) meets the
+/// curves below it in exactly the matchups `links`, plays `within`
+/// matchups of its own, and leaves every matchup of the ladder without it
+/// as it was, so that their games are reused.
+fn check_top_curve(ladder: &Ladder, on_top: impl Fn(&str) -> bool, links: &[(String, String)], within: usize) {
+    let pairs = matchups(ladder);
+    let touching: Vec<&(String, String)> = pairs.iter().filter(|(a, b)| on_top(a) != on_top(b)).collect();
+    assert_eq!(touching.len(), links.len(), "{touching:?}");
+    for link in links {
+        assert!(pairs.contains(link), "{link:?} missing");
+    }
+    let mut below = ladder.clone();
+    below.curves.pop();
+    let kept = matchups(&below);
+    for p in &kept {
+        assert!(pairs.contains(p), "{p:?} dropped");
+    }
+    assert_eq!(pairs.len(), kept.len() + links.len() + within);
+}
+
 /// Connect-4's depth-12 curve is linked to depth 8 at its two equal θ
-/// and top to top, and to nothing further away; random play does not
-/// meet it; and adding it kept every matchup of the four curves below,
-/// whose games are reused.
+/// and top to top, and to nothing further away (random play does not
+/// meet it); adding it kept every matchup of the four curves below.
 #[test]
 fn connect4s_depth_12_curve_links_only_where_it_overlaps() {
-    let full = connect4();
-    let s = full.schedule();
-    let (rungs, games) = (s.rungs, s.matchups);
-    let named = |games: &[(usize, usize)], rungs: &[String]| -> Vec<(String, String)> {
-        games.iter().map(|&(a, b)| (rungs[a].clone(), rungs[b].clone())).collect()
-    };
-    let pairs = named(&games, &rungs);
+    let mut ladder = connect4();
+    ladder.curves.pop(); // the endgame curve above it: the next test
     let (d8, d12) = ("boltzmann:depth=8,cap=100,theta=", "boltzmann:depth=12,cap=100,theta=");
-    // The endgame curve above it links to its top (the next test).
-    let below_endgame = |(a, b): &&(String, String)| !a.starts_with("solver:") && !b.starts_with("solver:");
-    let touching: Vec<&(String, String)> = pairs
-        .iter()
-        .filter(below_endgame)
-        .filter(|(a, b)| (a.contains("depth=12")) != (b.contains("depth=12")))
-        .collect();
-    let want = [
+    let links = [
         (format!("{d8}0.1"), format!("{d12}0.1")),
         (format!("{d8}0.3"), format!("{d12}0.3")),
         ("alphabeta:depth=8".to_string(), "alphabeta:depth=12".to_string()),
     ];
-    assert_eq!(touching.len(), want.len(), "{touching:?}");
-    for w in &want {
-        assert!(pairs.contains(w), "{w:?} missing");
-    }
-    let mut with_12 = full.clone();
-    with_12.curves.pop();
-    let pairs = named(&with_12.schedule().matchups, &with_12.schedule().rungs);
-    let mut below = with_12.clone();
-    below.curves.pop();
-    let s0 = below.schedule();
-    let (r0, g0) = (s0.rungs, s0.matchups);
-    for p in named(&g0, &r0) {
-        assert!(pairs.contains(&p), "{p:?} dropped");
-    }
-    assert_eq!(pairs.len(), named(&g0, &r0).len() + 3 + 5, "three links down, five matchups within");
+    // Three rungs and a top: each against the next two up.
+    check_top_curve(&ladder, |spec| spec.contains("depth=12"), &links, 5);
 }
 
 /// Connect-4's endgame curve (`solver:depth=8,empties=E`) is linked to
 /// the curves below only by the depth-12 curve's top against its two
-/// weakest rungs; random play does not meet it; and adding it kept every
-/// matchup of the five curves below, whose games are reused.
+/// weakest rungs (random play does not meet it); adding it kept every
+/// matchup of the five curves below.
 #[test]
 fn connect4s_endgame_curve_links_only_at_depth_12s_top() {
-    let full = connect4();
-    let s = full.schedule();
-    let (rungs, games) = (s.rungs, s.matchups);
-    let named = |games: &[(usize, usize)], rungs: &[String]| -> Vec<(String, String)> {
-        games.iter().map(|&(a, b)| (rungs[a].clone(), rungs[b].clone())).collect()
-    };
-    let pairs = named(&games, &rungs);
-    let endgame = |e: f64| format!("solver:depth=8,empties={e}");
-    let is_endgame = |spec: &str| spec.starts_with("solver:");
-    let touching: Vec<&(String, String)> = pairs.iter().filter(|(a, b)| is_endgame(a) != is_endgame(b)).collect();
     let e = CONNECT4_ENDGAME_EMPTIES;
-    let want = [("alphabeta:depth=12".to_string(), endgame(e[0])), ("alphabeta:depth=12".to_string(), endgame(e[1]))];
-    assert_eq!(touching.len(), want.len(), "{touching:?}");
-    for w in &want {
-        assert!(pairs.contains(w), "{w:?} missing");
-    }
-    assert!(!pairs.iter().any(|(a, b)| a == "random" && is_endgame(b)));
-    let mut below = full.clone();
-    below.curves.pop();
-    let s0 = below.schedule();
-    let (r0, g0) = (s0.rungs, s0.matchups);
-    for p in named(&g0, &r0) {
-        assert!(pairs.contains(&p), "{p:?} dropped");
-    }
+    let endgame = |e: f64| format!("solver:depth=8,empties={e}");
+    let links = [("alphabeta:depth=12".to_string(), endgame(e[0])), ("alphabeta:depth=12".to_string(), endgame(e[1]))];
     // Each rung against the next two up the curve.
-    let within = 2 * e.len() - 3;
-    assert_eq!(pairs.len(), named(&g0, &r0).len() + 2 + within, "two links down, the rest within");
+    check_top_curve(&connect4(), |spec| spec.starts_with("solver:"), &links, 2 * e.len() - 3);
 }
 
 #[test]
