@@ -77,3 +77,42 @@ fn book_is_made_from_pgn_and_other_games_are_refused() {
     assert!(String::from_utf8_lossy(&out.stderr).contains(unwritable.to_str().unwrap()));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A connect-4 book build with a checkpoint resumes: after an interruption
+/// (half the lines kept, and half a line), a rerun on two threads solves
+/// only the rest and writes the same book; a malformed line is refused by
+/// its number.
+#[test]
+fn connect4_book_resumes_from_its_checkpoint() {
+    let dir = std::env::temp_dir().join(format!("xtask-c4book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (book, again, checkpoint) = (dir.join("a.c4book"), dir.join("b.c4book"), dir.join("p3.txt"));
+    let build = |out: &std::path::Path, threads: &str| {
+        let (out, cp) = (out.to_str().unwrap(), checkpoint.to_str().unwrap());
+        let args = ["book", "connect4", "--width", "5", "--height", "4", "--plies", "3", "--table-mib", "1"];
+        xtask(&[&args[..], &["--threads", threads, "--checkpoint", cp, "--out", out]].concat())
+    };
+    let out = build(&book, "1");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let full = std::fs::read_to_string(&checkpoint).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    assert!(lines.len() > 4, "{full}");
+    // Interrupted: half the lines, and half of the next.
+    let half = lines.len() / 2;
+    let cut = format!("{}\n{}", lines[..half].join("\n"), &lines[half][..3]);
+    std::fs::write(&checkpoint, cut).unwrap();
+    let out = build(&again, "2");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("({half} from the checkpoint)")));
+    assert_eq!(std::fs::read(&book).unwrap(), std::fs::read(&again).unwrap());
+    let mut resumed: Vec<String> = std::fs::read_to_string(&checkpoint).unwrap().lines().map(String::from).collect();
+    let mut first: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    resumed.sort();
+    first.sort();
+    assert_eq!(resumed, first, "every position solved once, no torn line");
+    std::fs::write(&checkpoint, format!("{}\nnot a line\n", lines[0])).unwrap();
+    let bad = build(&again, "1");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("p3.txt:2"), "{}", String::from_utf8_lossy(&bad.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

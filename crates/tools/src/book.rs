@@ -4,19 +4,25 @@
 //!   [--min-games N]`: a Polyglot `.bin` book made from games (a PGN file,
 //!   or a gzip-compressed one whose name ends in `.gz`).
 //! - `book connect4 [--plies N] [--quick] [--width W --height H]
-//!   [--table-mib M] [--out FILE]`: the exact score of every connect-4
-//!   position with at most N discs, mirror images merged, made by the solver
-//!   ([`games_small::solver::build_book`]) in the format of
-//!   [`games_small::connect4::Book`] (docs/connect4-book.md). `--quick` makes
-//!   a small book (6 × 4, 2 plies) in seconds, for CI.
+//!   [--table-mib M] [--threads T] [--checkpoint FILE] [--out FILE]`: the
+//!   exact score of every connect-4 position with at most N discs, mirror
+//!   images merged, made by the solver ([`games_small::solver::BookBuild`])
+//!   in the format of [`games_small::connect4::Book`]
+//!   (docs/connect4-book.md). `--quick` makes a small book (6 × 4, 2 plies)
+//!   in seconds, for CI. With `--checkpoint`, each position of the deepest
+//!   ply is appended to FILE as it is solved, and a rerun reads FILE and
+//!   solves only the rest: a build of hours survives interruptions.
 //!
 //! Other games are refused by name.
 
+use std::collections::HashMap;
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use games_chess::ChessGame;
 use games_chess::polyglot::{Book, BookBuilder};
+use games_small::solver::BookBuild;
 
 use crate::TaskResult;
 use crate::solve::MAX_TABLE_MIB;
@@ -57,6 +63,14 @@ pub struct Args {
     /// --quick].
     #[arg(long, value_parser = table_mib(MAX_TABLE_MIB))]
     pub table_mib: Option<usize>,
+    /// Connect-4: solving threads, each with its own table of --table-mib (the book is the same whatever
+    /// their number).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub threads: u16,
+    /// Connect-4: a file of the deepest ply's solved scores (`KEY SCORE` lines, the key in hex), appended to as
+    /// positions are solved and read first: a rerun solves only the positions it lacks.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
 }
 
 /// Builds and writes the book; prints what went in.
@@ -81,21 +95,52 @@ fn connect4(args: Args) -> TaskResult {
     let plies = args.plies.unwrap_or(if args.quick { 2 } else { 4 });
     let table_mib = args.table_mib.unwrap_or(if args.quick { 16 } else { 1024 });
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from(format!("connect4-{width}x{height}-p{plies}.c4book")));
+    let known = match &args.checkpoint {
+        Some(path) if path.exists() => read_checkpoint(path)?,
+        _ => HashMap::new(),
+    };
+    let resumed = known.len();
+    let mut checkpoint = match &args.checkpoint {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let mut write_error: Option<std::io::Error> = None;
     let start = Instant::now();
     let mut last = Instant::now();
-    let book = games_small::solver::build_book(width, height, plies, table_mib, |p| {
-        if p.done == p.total || last.elapsed().as_secs() >= 10 {
-            last = Instant::now();
-            eprintln!(
-                "book: ply {}: {}/{} positions, {} nodes, {:.1} s",
-                p.ply,
-                p.done,
-                p.total,
-                p.nodes,
-                start.elapsed().as_secs_f64()
-            );
-        }
-    })?;
+    let build =
+        BookBuild::new(width, height, plies).table_mib(table_mib).threads(usize::from(args.threads)).resume(known);
+    let book = build.run(
+        |p| {
+            if p.done == p.total || last.elapsed().as_secs() >= 10 {
+                last = Instant::now();
+                eprintln!(
+                    "book: ply {}: {}/{} positions ({resumed} from the checkpoint), {} nodes, {:.1} s",
+                    p.ply,
+                    p.done,
+                    p.total,
+                    p.nodes,
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        },
+        |key, score| {
+            if let Some(file) = checkpoint.as_mut()
+                && write_error.is_none()
+                && let Err(e) = writeln!(file, "{key:x} {score}")
+            {
+                write_error = Some(e);
+            }
+        },
+    )?;
+    if let (Some(e), Some(path)) = (write_error, &args.checkpoint) {
+        return Err(format!("{}: {e} (the book was built; the checkpoint is incomplete)", path.display()).into());
+    }
     let seconds = start.elapsed().as_secs_f64();
     book.save(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     println!(
@@ -109,6 +154,32 @@ fn connect4(args: Args) -> TaskResult {
     Ok(())
 }
 
+/// The scores a checkpoint file holds: `KEY SCORE` lines (the key in hex).
+/// A last line without its newline (a run stopped while writing it) is
+/// cut from the file, so that the next line appended starts clean; any
+/// other malformed line is an error that names it.
+fn read_checkpoint(path: &std::path::Path) -> Result<HashMap<u64, i32>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let complete = match text.rfind('\n') {
+        Some(end) => &text[..=end],
+        None => "",
+    };
+    if complete.len() < text.len() {
+        let file =
+            std::fs::OpenOptions::new().write(true).open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        file.set_len(complete.len() as u64).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let mut known = HashMap::new();
+    for (i, line) in complete.lines().enumerate() {
+        let bad = || format!("{}:{}: not `KEY SCORE` (hex key, integer score): {line:?}", path.display(), i + 1);
+        let (key, score) = line.split_once(' ').ok_or_else(bad)?;
+        let key = u64::from_str_radix(key, 16).map_err(|_| bad())?;
+        let score: i32 = score.trim().parse().map_err(|_| bad())?;
+        known.insert(key, score);
+    }
+    Ok(known)
+}
+
 /// `book chess`: a Polyglot book from the games of a PGN file.
 fn chess(args: Args) -> TaskResult {
     if args.min_games == 0 {
@@ -117,10 +188,16 @@ fn chess(args: Args) -> TaskResult {
     if args.max_plies == 0 {
         return Err("--max-plies must be at least 1 (0 would make an empty book)".into());
     }
-    if args.quick || args.plies.is_some() || args.width.is_some() || args.height.is_some() {
-        return Err(
-            "book chess: --quick, --plies, --width and --height are for connect4 (chess uses --max-plies)".into()
-        );
+    if args.quick
+        || args.plies.is_some()
+        || args.width.is_some()
+        || args.height.is_some()
+        || args.checkpoint.is_some()
+        || args.threads != 1
+    {
+        return Err("book chess: --quick, --plies, --width, --height, --threads and --checkpoint are for connect4 \
+                    (chess uses --max-plies)"
+            .into());
     }
     let Some(pgn) = &args.from_pgn else {
         return Err("book chess: --from-pgn FILE is required".into());

@@ -90,7 +90,7 @@ mod negamax;
 mod player;
 mod table;
 
-pub use book::{BookProgress, build_book};
+pub use book::{BookBuild, BookProgress, build_book};
 pub use endgame::{EndgamePlayer, SendAgent, solver_agent};
 pub use player::{MoveMemo, PerfectPlayer};
 
