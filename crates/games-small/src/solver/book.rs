@@ -1,7 +1,7 @@
 //! Making a connect-4 opening book with the solver: [`build_book`] and
 //! [`BookBuild`] (threads, resuming).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::connect4::book::canonical_key;
 use crate::connect4::{Book, BookError, Connect4};
@@ -121,8 +121,9 @@ impl BookBuild {
         mut solved: impl FnMut(u64, i32),
     ) -> Result<Book, BookError> {
         let BookBuild { width, height, plies, table_mib, threads, known } = self;
-        // Checks the sizes before enumerating anything.
-        Solver::with_table_mib(width, height, table_mib).map_err(BookError::Param)?;
+        // The first thread's solver, made before enumerating anything: it
+        // checks the sizes.
+        let mut first = Some(Solver::with_table_mib(width, height, table_mib).map_err(BookError::Param)?);
         let empty = Connect4::new(width, height).map_err(BookError::Param)?;
         let cells = (width * height) as u32;
         if plies > 255 || plies >= cells {
@@ -133,10 +134,10 @@ impl BookBuild {
         let levels = levels(&empty, plies);
         let deepest = levels.last().expect("ply 0");
         let mut scores: HashMap<u64, i32> = HashMap::with_capacity(deepest.len());
-        let keys: HashMap<u64, ()> = deepest.iter().map(|p| (canonical_key(p), ())).collect();
+        let keys: HashSet<u64> = deepest.iter().map(canonical_key).collect();
         let bound = cells as i32;
         for (&key, &score) in &known {
-            if !keys.contains_key(&key) || score.abs() > bound {
+            if !keys.contains(&key) || score.abs() > bound {
                 return Err(BookError::Header(format!(
                     "known score {score} of key {key:x}: not a position of {plies} discs of this book"
                 )));
@@ -151,8 +152,9 @@ impl BookBuild {
             for t in 0..threads {
                 let tx = tx.clone();
                 let share: Vec<Connect4> = todo.iter().skip(t).step_by(threads).copied().collect();
+                let made = first.take();
                 scope.spawn(move || {
-                    let mut solver = match Solver::with_table_mib(width, height, table_mib) {
+                    let mut solver = match made.map_or_else(|| Solver::with_table_mib(width, height, table_mib), Ok) {
                         Ok(s) => s,
                         Err(e) => return drop(tx.send(Err(BookError::Param(e)))),
                     };
