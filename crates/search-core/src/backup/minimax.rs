@@ -28,6 +28,7 @@ impl Backup for Minimax {
     type Acc = f64;
 
     const PRUNING: Pruning = Pruning::Negamax;
+    const IS_MINIMAX: bool = true;
 
     #[inline]
     fn leaf(&self, _node: &NodeInfo, leaf: Leaf) -> f64 {

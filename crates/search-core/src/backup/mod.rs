@@ -301,6 +301,15 @@ pub trait Backup {
     /// even when the tree ends before it.
     const LEAF_DEPENDS_ON_DEPTH: bool = false;
 
+    /// Whether the rule is minimax in negamax form, exactly: a leaf is worth
+    /// [`Leaf::value`], a player node the largest of its children's values
+    /// from its mover's point of view (`Pruning::Negamax`), with the default
+    /// [`child_score`](Backup::child_score) and [`affine`](Backup::affine).
+    /// The search then backs up player nodes below the root itself, without
+    /// the rule's calls: the same values and nodes, in less time. Only
+    /// [`Minimax`] sets it; a rule that sets it must be exactly that.
+    const IS_MINIMAX: bool = false;
+
     /// The value of a leaf.
     fn leaf(&self, node: &NodeInfo, leaf: Leaf) -> Self::Value;
 

@@ -140,6 +140,11 @@ pub(crate) struct Core<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> +
 }
 
 impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FULL: bool> Core<'s, G, R, E, O, FULL> {
+    /// Player nodes below the root are searched by
+    /// [`minimax_node`](Self::minimax_node) when the search prunes: the rule
+    /// is minimax ([`Backup::IS_MINIMAX`]) and the node loop is the lean one.
+    const MINIMAX_NODES: bool = !FULL && R::IS_MINIMAX;
+
     fn new(s: &'s mut Search<G, R, E>, limits: &'s Limits, observer: &'s mut O) -> Self {
         let pruning = R::PRUNING;
         let opts = s.options.clone();
@@ -443,6 +448,9 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
         self.plies[p].pv.clear();
         let turn = state.turn();
         let perspective = Self::perspective(turn);
+        if Self::MINIMAX_NODES && ply > 0 && self.prunes && turn != Turn::Chance {
+            return self.minimax_node(state, depth, ply, window, perspective).and_then(|x| self.value_of(x));
+        }
         let root_player = self.root_player;
         // Built where it is used: a leaf's copy is then only registers (the
         // rules' `leaf` rarely reads it), not seven stores on every node.
@@ -494,6 +502,157 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
         };
         self.plies[p].moves = moves;
         result
+    }
+
+    /// A player node below the root, searched by alpha-beta for a
+    /// [`Minimax`](crate::backup::Minimax)-form rule (see [`MINIMAX_NODES`](Self::MINIMAX_NODES)):
+    /// the generic path's table, ordering, PVS, killers and history, cut-offs
+    /// and principal variation, without the rule's calls, the affine windows,
+    /// chance nodes and root bookkeeping. Same values, nodes and moves as
+    /// the generic path (checked by the tests that compare it with the
+    /// generic path on random trees with ties).
+    fn minimax_node(&mut self, state: &G, depth: i32, ply: u32, window: Window, perspective: Player) -> Option<f64> {
+        let at_horizon = depth <= 0 || ply >= MAX_PLY;
+        let quick = state.quick_status();
+        match quick {
+            Some(Status::Over(outcome)) => return Some(self.terminal(perspective, ply, outcome)),
+            Some(Status::Ongoing) if at_horizon => return self.horizon(state, perspective, ply, depth),
+            _ => {}
+        }
+        let p = ply as usize;
+        let mut moves = take(&mut self.plies[p].moves);
+        moves.clear();
+        let status = match quick {
+            Some(status) => status,
+            None => state.generate(&mut moves),
+        };
+        let result = match status {
+            Status::Over(outcome) => Some(self.terminal(perspective, ply, outcome)),
+            Status::Ongoing if at_horizon => self.horizon(state, perspective, ply, depth),
+            Status::Ongoing => self.minimax_expand(state, depth, ply, window, perspective, &mut moves, quick.is_none()),
+        };
+        self.plies[p].moves = moves;
+        result
+    }
+
+    /// The value of a finished game at a minimax node.
+    #[inline(always)]
+    fn terminal(&mut self, perspective: Player, ply: u32, outcome: Outcome) -> f64 {
+        self.stats.leaves += 1;
+        self.s.eval.terminal_value(outcome, perspective, ply)
+    }
+
+    /// The static value at a minimax node on the horizon.
+    #[inline(always)]
+    fn horizon(&mut self, state: &G, perspective: Player, ply: u32, depth: i32) -> Option<f64> {
+        self.stats.leaves += 1;
+        self.hit_horizon = true;
+        if ply >= MAX_PLY && (depth > 0 || self.beyond_max_ply) {
+            self.max_ply_hit = true;
+        }
+        self.evaluate(state, perspective)
+    }
+
+    /// An interior minimax node: [`expand`](Self::expand) and
+    /// [`player_node`](Self::player_node) for the options a lean search
+    /// allows, with the maximum kept by the core.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn minimax_expand(
+        &mut self,
+        state: &G,
+        depth: i32,
+        ply: u32,
+        window: Window,
+        perspective: Player,
+        moves: &mut Vec<G::Move>,
+        generated: bool,
+    ) -> Option<f64> {
+        self.stats.interior += 1;
+        let p = ply as usize;
+        let mut window = window;
+        if let Some((lo, hi)) = self.s.eval.node_bounds(state, perspective, ply) {
+            if hi <= window.alpha || lo >= window.beta || lo == hi {
+                self.stats.cutoffs += 1;
+                return Some(if lo >= window.beta || lo == hi { lo } else { hi });
+            }
+            window = Window::new(window.alpha.max(lo.next_down()), window.beta.min(hi.next_up()));
+        }
+        let key = if self.s.tt.is_some() { state.hash_key() } else { None };
+        let tt_move = match self.probe_table(key, depth, ply, window) {
+            Ok(mv) => mv,
+            Err(cut) => return Some(cut),
+        };
+        if !generated {
+            let status = state.generate(moves);
+            debug_assert_eq!(status, Status::Ongoing, "quick_status and generate disagree");
+        }
+        let outer_horizon = key.is_some() && std::mem::replace(&mut self.hit_horizon, false);
+        self.order(state, moves, tt_move, p, perspective);
+
+        let mut best = f64::NEG_INFINITY;
+        let mut best_move = None;
+        let mut alpha = window.alpha;
+        let beta = window.beta;
+        let pvs = self.opts.pvs;
+        let track_pv = !window.is_null();
+        let heuristics = self.opts.killers || self.opts.history;
+        let stop_at_win = self.opts.stop_at_win;
+        let win_threshold = self.win_threshold;
+        let mut result = Some(());
+        for (index, &mv) in moves.iter().enumerate() {
+            let mut child = state.clone();
+            child.play(mv);
+            let flip = Self::perspective(child.turn()) != perspective;
+            let mut cand = f64::NAN;
+            let mut settled = false;
+            if pvs && index > 0 {
+                let Some(v) = self.search(&child, depth - 1, ply + 1, Window::null_above(alpha).for_child(flip)) else {
+                    result = None;
+                    break;
+                };
+                let x = v.scalar();
+                cand = if flip { -x } else { x };
+                settled = !(cand > alpha && cand < beta);
+            }
+            if !settled {
+                let Some(v) = self.search(&child, depth - 1, ply + 1, Window::new(alpha, beta).for_child(flip)) else {
+                    result = None;
+                    break;
+                };
+                let x = v.scalar();
+                cand = if flip { -x } else { x };
+            }
+            if cand > best {
+                best = cand;
+                best_move = Some(mv);
+                if track_pv {
+                    let (head, tail) = self.plies.split_at_mut(p + 1);
+                    let pv = &mut head[p].pv;
+                    pv.clear();
+                    pv.push(mv);
+                    pv.extend_from_slice(&tail[0].pv);
+                }
+            }
+            if cand > alpha {
+                alpha = cand;
+            }
+            if cand >= beta {
+                self.stats.cutoffs += 1;
+                if heuristics {
+                    self.s.ordering.record_cutoff(mv, p, perspective.index(), depth);
+                }
+                break;
+            }
+            if stop_at_win && cand >= win_threshold {
+                break;
+            }
+        }
+        let below_horizon = self.hit_horizon;
+        self.hit_horizon |= outer_horizon;
+        result?;
+        self.store_table(key, best, best_move, depth, ply, window, below_horizon);
+        Some(best)
     }
 
     /// Asks the oracle for the exact value of `state` (a game that is not
@@ -588,31 +747,10 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
 
         // Transposition table.
         let key = if self.prunes && self.s.tt.is_some() { state.hash_key() } else { None };
-        let mut tt_move = TtMove::None;
-        if let (Some(k), Some(tt)) = (key, &self.s.tt)
-            && let Some(e) = tt.probe(k)
-        {
-            tt_move = e.mv;
-            let deep_enough = match self.tt_depth {
-                TtDepth::Exact => e.depth == depth,
-                TtDepth::AtLeast => e.depth >= depth,
-            };
-            if deep_enough && ply > 0 {
-                let v = self.tt_to_value(e.value, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => v >= window.beta,
-                    Bound::Upper => v <= window.alpha,
-                };
-                if cut && let Some(value) = self.value_of(v) {
-                    self.stats.tt_cuts += 1;
-                    // A value that depended on the depth keeps iterative
-                    // deepening going, as the horizon below it would have.
-                    self.hit_horizon |= e.horizon;
-                    return Some(value);
-                }
-            }
-        }
+        let tt_move = match self.probe_table(key, depth, ply, window) {
+            Ok(mv) => mv,
+            Err(cut) => return self.value_of(cut),
+        };
 
         if FULL
             && self.negamax
@@ -654,14 +792,58 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
         self.hit_horizon |= outer_horizon;
         let (value, best_move) = children?;
 
+        self.store_table(key, value.scalar(), best_move, depth, ply, window, below_horizon);
+        Some(value)
+    }
+
+    /// Looks `key` up in the table: `Err(value)` if the entry settles the
+    /// node (`ply > 0`, deep enough, its bound beyond the window or exact),
+    /// else the table's move for ordering.
+    #[inline(always)]
+    fn probe_table(&mut self, key: Option<u64>, depth: i32, ply: u32, window: Window) -> Result<TtMove<G::Move>, f64> {
+        let (Some(k), Some(tt)) = (key, &self.s.tt) else { return Ok(TtMove::None) };
+        let Some(e) = tt.probe(k) else { return Ok(TtMove::None) };
+        let deep_enough = match self.tt_depth {
+            TtDepth::Exact => e.depth == depth,
+            TtDepth::AtLeast => e.depth >= depth,
+        };
+        if deep_enough && ply > 0 {
+            let v = self.tt_to_value(e.value, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= window.beta,
+                Bound::Upper => v <= window.alpha,
+            };
+            if cut {
+                self.stats.tt_cuts += 1;
+                // A value that depended on the depth keeps iterative
+                // deepening going, as the horizon below it would have.
+                self.hit_horizon |= e.horizon;
+                return Err(v);
+            }
+        }
+        Ok(e.mv)
+    }
+
+    /// Stores a node's value `x` (searched within `window`) under `key`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn store_table(
+        &mut self,
+        key: Option<u64>,
+        x: f64,
+        best_move: Option<G::Move>,
+        depth: i32,
+        ply: u32,
+        window: Window,
+        below_horizon: bool,
+    ) {
         if let Some(k) = key {
-            let x = value.scalar();
             let stored = self.value_to_tt(x, ply);
             if let Some(tt) = &mut self.s.tt {
                 tt.store(k, stored, best_move, depth, window.classify(x), below_horizon);
             }
         }
-        Some(value)
     }
 
     /// The static value of `state` from `node`'s perspective: the one the
