@@ -28,7 +28,8 @@ pub struct RateArgs {
     /// The picks rated: sample, mode (repeat or separate by commas; default both).
     #[arg(long = "pick", value_delimiter = ',')]
     pub picks: Vec<String>,
-    /// The games and where they are kept (default `target/human-rate`).
+    /// The games and where they are kept (default `target/human-rate/MODEL`, MODEL the embedded
+    /// human model's fingerprint: another model's games are not reused).
     #[command(flatten)]
     pub run: RunSettings,
 }
@@ -47,6 +48,13 @@ impl RateArgs {
 
 /// The default ratings: the middles of the bands 800–999 … 2000–2199.
 pub const DEFAULT_RATINGS: [u32; 7] = [900, 1100, 1300, 1500, 1700, 1900, 2100];
+
+/// The embedded human model's fingerprint (16 hex digits of FNV-1a over its
+/// JSON): games of `human:X` are kept apart by model, since the same spec
+/// plays differently under another model.
+fn model_tag() -> String {
+    format!("{:016x}", games_chess::human::fnv1a(games_chess::human::MODEL_JSON.as_bytes()))
+}
 
 /// The spec of `human:rating` with `pick`.
 fn human_spec(rating: u32, pick: &str) -> String {
@@ -79,7 +87,7 @@ pub fn rate(args: RateArgs) -> TaskResult {
     }
     let players: Vec<(u32, &str)> = picks.iter().flat_map(|p| ratings.iter().map(move |&x| (x, p.as_str()))).collect();
     let specs: Vec<String> = players.iter().map(|&(x, p)| human_spec(x, p)).collect();
-    let out = args.run.out.clone().unwrap_or_else(|| PathBuf::from("target/human-rate"));
+    let out = args.run.out.clone().unwrap_or_else(|| PathBuf::from("target/human-rate").join(model_tag()));
     let Some(rated) = rate_specs("chess", &specs, None, &args.run, &out)? else {
         return Ok(());
     };
@@ -159,8 +167,9 @@ pub struct RoundRobinArgs {
     /// How each player picks its move: sample or mode.
     #[arg(long, default_value = "sample")]
     pub pick: String,
-    /// The games and where they are kept (default `target/human-round-robin`); the goal's measurement
-    /// plays `--games 200`.
+    /// The games and where they are kept (default `target/human-round-robin`; each pairing's games
+    /// under a name with the embedded model's fingerprint, so another model's are not reused); the
+    /// goal's measurement plays `--games 200`.
     #[command(flatten)]
     pub run: RunSettings,
 }
@@ -204,7 +213,7 @@ pub fn round_robin(args: RoundRobinArgs) -> TaskResult {
     let jobs: Vec<MatchJob> = pairings
         .iter()
         .map(|&(i, j)| {
-            let name = format!("{}-{}", ratings[j], ratings[i]);
+            let name = format!("{}-{}-model-{}", ratings[j], ratings[i], model_tag());
             MatchJob::new(arena.clone(), name, &specs[j], &specs[i], openings.clone(), pairs)
         })
         .collect();

@@ -49,7 +49,7 @@ pub struct RunSettings {
     /// with a `uci:` engine on a clock (movetime), at most one per core.
     #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
-    /// Output directory of the saved games (default: target/rate/GAME, target/human-rate or
+    /// Output directory of the saved games (default: target/rate/GAME, target/human-rate/MODEL or
     /// target/human-round-robin); rerun to resume.
     #[arg(long)]
     pub out: Option<PathBuf>,

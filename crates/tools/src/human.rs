@@ -38,6 +38,7 @@ use serde_json::{Value, json};
 use strength::fit::{Decision, FitOptions, Model};
 
 use crate::TaskResult;
+use crate::human_network::{NetworkSetup, train_network};
 
 /// The first ply of a game used: the opening before it is mostly book.
 pub const FROM_PLY: usize = 10;
@@ -388,6 +389,18 @@ pub struct TrainArgs {
     /// Fit only: leave the model's temperature curve out (`cargo xtask human temper` fits it).
     #[arg(long)]
     pub no_temper: bool,
+    /// Linear models only: no network is trained.
+    #[arg(long)]
+    pub no_network: bool,
+    /// The network's hidden layers' widths (separate by commas).
+    #[arg(long, value_delimiter = ',', default_values_t = [128usize, 64])]
+    pub hidden: Vec<usize>,
+    /// Passes of the network's training over the train decisions.
+    #[arg(long, default_value_t = 6)]
+    pub epochs: usize,
+    /// Seeds the network's initial weights and the order of its minibatches.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// The plain Boltzmann baseline: `p ∝ exp(θ v)` over the soft-capped
@@ -417,9 +430,13 @@ fn boltzmann_ll(fits: &BTreeMap<u32, strength::fit::Fit>, t: &Table, i: usize) -
 }
 
 fn mode_match(w: &[f64], t: &Table, i: usize) -> bool {
-    let u = utilities(w, t.d.rows(i), rating_z(t.d.ratings[i]));
-    let best = (0..u.len()).fold(0, |b, j| if u[j] > u[b] { j } else { b });
-    best == t.d.chosen[i]
+    is_mode(&utilities(w, t.d.rows(i), rating_z(t.d.ratings[i])), t.d.chosen[i])
+}
+
+/// Whether move `chosen` is the most likely under utilities `u` (the first
+/// in generation order on ties, as `pick=mode` plays).
+fn is_mode(u: &[f64], chosen: usize) -> bool {
+    (0..u.len()).fold(0, |b, j| if u[j] > u[b] { j } else { b }) == chosen
 }
 
 /// Runs `cargo xtask human train`.
@@ -484,6 +501,7 @@ pub fn train(args: TrainArgs) -> TaskResult {
             "train_loglik": ll(&tr), "validation_loglik": ll(&va), "validation_match": null,
             "note": thetas.join(", ")}));
         eprintln!("d{depth} Boltzmann per band: validation {:.4} per move ({})", ll(&va), thetas.join(", "));
+        let mut best_linear: Option<(f64, HumanModel)> = None;
         for (name, mask, l2) in &candidates {
             let r = fit(&tr.d, mask, *l2).ok_or("the fit failed (the Hessian is not negative definite)")?;
             let (vll, _, _) = loglik(&r.weights, &va.d, false);
@@ -515,7 +533,50 @@ pub fn train(args: TrainArgs) -> TaskResult {
                 train_loglik: r.loglik_per_move,
                 validation_loglik: vll,
                 temper: Vec::new(),
+                network: None,
             };
+            if best_linear.as_ref().is_none_or(|(b, _)| vll > *b) {
+                best_linear = Some((vll, model));
+            }
+        }
+        let (linear_vll, linear) = best_linear.ok_or("no linear model was fitted")?;
+        if best.as_ref().is_none_or(|(b, _)| linear_vll > *b) {
+            best = Some((linear_vll, linear.clone()));
+        }
+        if !args.no_network {
+            let setup = NetworkSetup {
+                hidden: args.hidden.clone(),
+                epochs: args.epochs,
+                seed: args.seed,
+                ..NetworkSetup::default()
+            };
+            let name = format!("network {:?} over all × rating (AdamW, {} epochs)", setup.hidden, setup.epochs);
+            let b = bar(0, &format!("minibatches: d{depth} {name}"));
+            let net = train_network(&tr.d, &setup, |done, total| {
+                b.set_length(total as u64);
+                b.set_position(done as u64);
+            })?;
+            b.finish_and_clear();
+            let model = HumanModel { network: Some(net), ..linear };
+            let per_move = |t: &Table| {
+                let (mut ll, mut hits) = (0.0, 0usize);
+                for i in 0..t.d.len() {
+                    let u = model.utilities(t.d.rows(i), t.d.ratings[i]);
+                    let c = t.d.chosen[i];
+                    ll += softmax(&u)[c].ln();
+                    hits += usize::from(is_mode(&u, c));
+                }
+                (ll / t.d.len() as f64, hits as f64 / t.d.len() as f64)
+            };
+            let (tll, _) = per_move(&tr);
+            let (vll, matched) = per_move(&va);
+            eprintln!(
+                "d{depth} {name}: train {tll:.4}, validation {vll:.4} per move, mode match {:.1}%",
+                100.0 * matched
+            );
+            rows.push(json!({"depth": depth, "model": name, "l2": null, "train_loglik": tll,
+                "validation_loglik": vll, "validation_match": matched}));
+            let model = HumanModel { train_loglik: tll, validation_loglik: vll, ..model };
             if best.as_ref().is_none_or(|(b, _)| vll > *b) {
                 best = Some((vll, model));
             }

@@ -11,6 +11,7 @@ mod bench_solver;
 pub mod book;
 pub mod demo;
 pub mod human;
+mod human_network;
 mod memory;
 pub mod nash;
 pub mod perft;

@@ -42,6 +42,7 @@ mod book;
 mod corpus;
 mod features;
 mod model;
+mod network;
 
 use std::sync::Arc;
 
@@ -63,6 +64,7 @@ pub use features::{
     BOOK, FEATURES, GAP_CAP, K, KEYS, MoveValues, PRIOR, VALUE_CAP, move_features, move_key, move_prior, piece_value,
 };
 pub use model::{Decisions, FitResult, Mask, RATING_CENTER, RATING_SCALE, fit, loglik, rating_z, softmax, utilities};
+pub use network::{Dense, INPUTS, Network, Standardisation};
 
 /// The fitted model as the crate embeds it: this crate's
 /// `calibration/human-chess.json`, which `cargo xtask human train` writes.
@@ -118,6 +120,11 @@ pub struct HumanModel {
     /// rating (the fitted distribution itself).
     #[serde(default)]
     pub temper: Vec<TemperAnchor>,
+    /// The nonlinear utility, if the model has one: it then replaces the
+    /// linear one of [`weights`](HumanModel::weights) (kept as the fallback
+    /// the network was chosen over).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<Network>,
 }
 
 /// One point of a model's temperature curve: at `rating`, `pick=sample`
@@ -154,6 +161,9 @@ impl HumanModel {
             return Err(ModelError("depth 0 or another rating scale".into()));
         }
         check_temper(&m.temper)?;
+        if let Some(n) = &m.network {
+            n.check()?;
+        }
         Ok(m)
     }
 
@@ -176,8 +186,19 @@ impl HumanModel {
 
     /// The probabilities at `temperature`: `p ∝ exp(u / temperature)`.
     pub fn tempered(&self, rows: &[f64], rating: f64, temperature: f64) -> Vec<f64> {
-        let u = utilities(&self.weights, rows, rating_z(rating));
+        let u = self.utilities(rows, rating);
         softmax(&u.iter().map(|x| x / temperature).collect::<Vec<_>>())
+    }
+
+    /// The utilities of the moves whose features are `rows` for a player of
+    /// `rating`: the [network](HumanModel::network)'s if the model has one,
+    /// else the linear model's.
+    pub fn utilities(&self, rows: &[f64], rating: f64) -> Vec<f64> {
+        let z = rating_z(rating);
+        match &self.network {
+            Some(n) => n.utilities(rows, z),
+            None => utilities(&self.weights, rows, z),
+        }
     }
 
     /// The temperature `pick=sample` draws at for a player of `rating`:
@@ -482,5 +503,46 @@ mod tests {
             assert!(HumanModel::from_json(&broken.to_json()).is_err(), "{anchors:?}");
         }
         assert!(HumanModel::from_json("{").is_err());
+    }
+
+    /// A model with a network plays by the network's utilities, reads back
+    /// equal, and a network of the wrong shape or with a non-finite number
+    /// is refused by name.
+    #[test]
+    fn a_network_replaces_the_linear_utility_and_is_checked() {
+        let mut m = (*HumanModel::embedded().unwrap()).clone();
+        let mut weights = vec![0.0; 3 * INPUTS];
+        weights[INPUTS + 1] = 1.0; // unit 1 passes the second standardised feature
+        let net = Network {
+            standard: Standardisation { mean: vec![0.5; K], scale: vec![2.0; K] },
+            hidden: vec![Dense { inputs: INPUTS, outputs: 3, weights, bias: vec![0.0; 3] }],
+            output: vec![0.0, -4.0, 0.0],
+            output_bias: 0.25,
+            skip: vec![0.0; INPUTS],
+        };
+        m.network = Some(net.clone());
+        let back = HumanModel::from_json(&m.to_json()).unwrap();
+        assert_eq!(back, m);
+        let mut rows = vec![0.0; 2 * K];
+        rows[1] = 4.5; // the first move's second feature: (4.5 − 0.5)/2 = 2
+        assert_eq!(m.utilities(&rows, 1500.0), vec![0.25 - 8.0, 0.25]);
+        let p = m.probabilities(&rows, 1500.0);
+        assert!(p[1] > 0.99, "{p:?}");
+        let breaks: [fn(&mut Network); 5] = [
+            |n| n.hidden[0].weights.pop().map(drop).unwrap_or(()),
+            |n| n.output.push(1.0),
+            |n| n.standard.scale[3] = 0.0,
+            |n| n.skip[0] = f64::NAN,
+            |n| n.hidden.clear(),
+        ];
+        for (i, broken) in breaks.iter().enumerate() {
+            let mut bad = net.clone();
+            broken(&mut bad);
+            let e = bad.check().unwrap_err();
+            assert!(e.to_string().contains("network"), "break {i}: {e}");
+            // Through JSON too (where a NaN is already refused by the parser).
+            let text = HumanModel { network: Some(bad), ..m.clone() }.to_json();
+            assert!(HumanModel::from_json(&text).is_err(), "break {i}");
+        }
     }
 }
