@@ -535,6 +535,16 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
         result
     }
 
+    /// The principal variation at ply `p`: `mv`, then the child's (ply `p + 1`).
+    #[inline(always)]
+    fn set_pv(&mut self, p: usize, mv: G::Move) {
+        let (head, tail) = self.plies.split_at_mut(p + 1);
+        let pv = &mut head[p].pv;
+        pv.clear();
+        pv.push(mv);
+        pv.extend_from_slice(&tail[0].pv);
+    }
+
     /// The value of a finished game at a minimax node.
     #[inline(always)]
     fn terminal(&mut self, perspective: Player, ply: u32, outcome: Outcome) -> f64 {
@@ -627,11 +637,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
                 best = cand;
                 best_move = Some(mv);
                 if track_pv {
-                    let (head, tail) = self.plies.split_at_mut(p + 1);
-                    let pv = &mut head[p].pv;
-                    pv.clear();
-                    pv.push(mv);
-                    pv.extend_from_slice(&tail[0].pv);
+                    self.set_pv(p, mv);
                 }
             }
             if cand > alpha {
@@ -1161,11 +1167,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
                 best = cand;
                 best_move = Some(mv);
                 if track_pv {
-                    let (head, tail) = self.plies.split_at_mut(p + 1);
-                    let pv = &mut head[p].pv;
-                    pv.clear();
-                    pv.push(mv);
-                    pv.extend_from_slice(&tail[0].pv);
+                    self.set_pv(p, mv);
                 }
             }
             if cuts {
