@@ -11,6 +11,9 @@
 //! * [`fit`]: the conditional logit over the legal moves, with the rating
 //!   as an input (every weight has a rating interaction), fitted by
 //!   maximum likelihood (Newton's method, L2 penalty).
+//! * [`Network`]: the nonlinear utility over the same features and the
+//!   rating (trained by `cargo xtask human train`), which replaces the
+//!   linear one in the committed model.
 //! * [`HumanModel`]: fitted weights with their provenance, as saved in
 //!   this crate's `calibration/human-chess.json`, embedded
 //!   ([`HumanModel::embedded`]).
