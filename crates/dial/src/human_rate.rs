@@ -210,10 +210,11 @@ pub fn round_robin(args: RoundRobinArgs) -> TaskResult {
             pairings.push((i, j));
         }
     }
+    let tag = model_tag();
     let jobs: Vec<MatchJob> = pairings
         .iter()
         .map(|&(i, j)| {
-            let name = format!("{}-{}-model-{}", ratings[j], ratings[i], model_tag());
+            let name = format!("{}-{}-model-{tag}", ratings[j], ratings[i]);
             MatchJob::new(arena.clone(), name, &specs[j], &specs[i], openings.clone(), pairs)
         })
         .collect();

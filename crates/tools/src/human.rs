@@ -25,8 +25,8 @@ use std::time::Duration;
 use games_chess::external::{EngineLimit, UciEngineAgent};
 use games_chess::human::{
     BANDS, BOOK, BOOK_MIN_VISITS, BOOK_PLIES, Book, Corpus, Decisions, FEATURES, HumanModel, K, Mask, MoveValues,
-    PRIOR, Position, Skip, Split, VALUE_CAP, band_of, fit, fnv1a, loglik, move_features, move_key, move_prior,
-    rating_z, softmax, utilities,
+    PRIOR, Position, Skip, Split, VALUE_CAP, band_of, fit, fnv1a, move_features, move_key, move_prior, rating_z,
+    softmax, utilities,
 };
 use games_chess::{ChessEval, ChessGame};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -429,14 +429,21 @@ fn boltzmann_ll(fits: &BTreeMap<u32, strength::fit::Fit>, t: &Table, i: usize) -
     Some(p[t.d.chosen[i]].max(1e-300).ln())
 }
 
-fn mode_match(w: &[f64], t: &Table, i: usize) -> bool {
-    is_mode(&utilities(w, t.d.rows(i), rating_z(t.d.ratings[i])), t.d.chosen[i])
-}
-
-/// Whether move `chosen` is the most likely under utilities `u` (the first
-/// in generation order on ties, as `pick=mode` plays).
-fn is_mode(u: &[f64], chosen: usize) -> bool {
-    (0..u.len()).fold(0, |b, j| if u[j] > u[b] { j } else { b }) == chosen
+/// How well a utility (`utilities(rows, rating)`, a linear fit's or a
+/// model's) predicts the decisions of `t`: the log-likelihood per move and
+/// how often the most likely move is the one played (the first in
+/// generation order on ties, as `pick=mode` plays).
+fn quality(t: &Table, utilities: impl Fn(&[f64], f64) -> Vec<f64>) -> (f64, f64) {
+    let (mut ll, mut hits) = (0.0, 0usize);
+    for i in 0..t.d.len() {
+        let u = utilities(t.d.rows(i), t.d.ratings[i]);
+        let c = t.d.chosen[i];
+        let m = u.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        ll += u[c] - (m + u.iter().map(|x| (x - m).exp()).sum::<f64>().ln());
+        hits += usize::from((0..u.len()).fold(0, |b, j| if u[j] > u[b] { j } else { b }) == c);
+    }
+    let n = t.d.len() as f64;
+    (ll / n, hits as f64 / n)
 }
 
 /// Runs `cargo xtask human train`.
@@ -504,10 +511,7 @@ pub fn train(args: TrainArgs) -> TaskResult {
         let mut best_linear: Option<(f64, HumanModel)> = None;
         for (name, mask, l2) in &candidates {
             let r = fit(&tr.d, mask, *l2).ok_or("the fit failed (the Hessian is not negative definite)")?;
-            let (vll, _, _) = loglik(&r.weights, &va.d, false);
-            let vll = vll / va.d.len() as f64;
-            let matched =
-                (0..va.d.len()).filter(|&i| mode_match(&r.weights, &va, i)).count() as f64 / va.d.len() as f64;
+            let (vll, matched) = quality(&va, |rows, rating| utilities(&r.weights, rows, rating_z(rating)));
             eprintln!(
                 "d{depth} {name}: train {:.4}, validation {vll:.4} per move, mode match {:.1}% ({} steps)",
                 r.loglik_per_move,
@@ -558,18 +562,8 @@ pub fn train(args: TrainArgs) -> TaskResult {
             })?;
             b.finish_and_clear();
             let model = HumanModel { network: Some(net), ..linear };
-            let per_move = |t: &Table| {
-                let (mut ll, mut hits) = (0.0, 0usize);
-                for i in 0..t.d.len() {
-                    let u = model.utilities(t.d.rows(i), t.d.ratings[i]);
-                    let c = t.d.chosen[i];
-                    ll += softmax(&u)[c].ln();
-                    hits += usize::from(is_mode(&u, c));
-                }
-                (ll / t.d.len() as f64, hits as f64 / t.d.len() as f64)
-            };
-            let (tll, _) = per_move(&tr);
-            let (vll, matched) = per_move(&va);
+            let (tll, _) = quality(&tr, |rows, rating| model.utilities(rows, rating));
+            let (vll, matched) = quality(&va, |rows, rating| model.utilities(rows, rating));
             eprintln!(
                 "d{depth} {name}: train {tll:.4}, validation {vll:.4} per move, mode match {:.1}%",
                 100.0 * matched
