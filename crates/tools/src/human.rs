@@ -25,8 +25,8 @@ use std::time::Duration;
 use games_chess::external::{EngineLimit, UciEngineAgent};
 use games_chess::human::{
     BANDS, BOOK, BOOK_MIN_VISITS, BOOK_PLIES, Book, Corpus, Decisions, FEATURES, HumanModel, K, Mask, MoveValues,
-    PRIOR, Position, Skip, Split, VALUE_CAP, band_of, fit, fnv1a, move_features, move_key, move_prior, rating_z,
-    softmax, utilities,
+    PRIOR, Position, Skip, Split, VALUE_CAP, band_of, fit, fnv1a, log_sum_exp, mode, move_features, move_key,
+    move_prior, rating_z, softmax, utilities,
 };
 use games_chess::{ChessEval, ChessGame};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -438,9 +438,8 @@ fn quality(t: &Table, utilities: impl Fn(&[f64], f64) -> Vec<f64>) -> (f64, f64)
     for i in 0..t.d.len() {
         let u = utilities(t.d.rows(i), t.d.ratings[i]);
         let c = t.d.chosen[i];
-        let m = u.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        ll += u[c] - (m + u.iter().map(|x| (x - m).exp()).sum::<f64>().ln());
-        hits += usize::from((0..u.len()).fold(0, |b, j| if u[j] > u[b] { j } else { b }) == c);
+        ll += u[c] - log_sum_exp(&u);
+        hits += usize::from(mode(&u) == c);
     }
     let n = t.d.len() as f64;
     (ll / n, hits as f64 / n)

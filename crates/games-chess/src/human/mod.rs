@@ -66,7 +66,10 @@ pub use corpus::{
 pub use features::{
     BOOK, FEATURES, GAP_CAP, K, KEYS, MoveValues, PRIOR, VALUE_CAP, move_features, move_key, move_prior, piece_value,
 };
-pub use model::{Decisions, FitResult, Mask, RATING_CENTER, RATING_SCALE, fit, loglik, rating_z, softmax, utilities};
+pub use model::{
+    Decisions, FitResult, Mask, RATING_CENTER, RATING_SCALE, fit, log_sum_exp, loglik, mode, rating_z, softmax,
+    utilities,
+};
 pub use network::{Dense, INPUTS, Network, Standardisation};
 
 /// The fitted model as the crate embeds it: this crate's
@@ -370,7 +373,7 @@ impl Agent<ChessGame> for HumanAgent {
         let (moves, p, values) = self.explained(state)?;
         let i = match self.pick {
             Pick::Sample => search_core::rng::sample_index(&p, rng),
-            Pick::Mode => (0..p.len()).fold(0, |b, i| if p[i] > p[b] { i } else { b }),
+            Pick::Mode => mode(&p),
         };
         let thought = Thought {
             distribution: moves.iter().copied().zip(p.iter().copied()).collect(),

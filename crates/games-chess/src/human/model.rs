@@ -92,6 +92,31 @@ pub fn utilities(w: &[f64], rows: &[f64], z: f64) -> Vec<f64> {
     rows.chunks_exact(K).map(|f| (0..K).map(|k| (w[k] + w[K + k] * z) * f[k]).sum()).collect()
 }
 
+/// `ln Σ exp(u)`, computed stably (shifted by the largest of `u`): the
+/// normaliser of the move probabilities, so that a move's log-probability
+/// is its utility less this.
+///
+/// ```
+/// use games_chess::human::log_sum_exp;
+/// assert!((log_sum_exp(&[0.0, 0.0]) - 2f64.ln()).abs() < 1e-15);
+/// assert!((log_sum_exp(&[1000.0, 1000.0]) - (1000.0 + 2f64.ln())).abs() < 1e-9);
+/// ```
+pub fn log_sum_exp(u: &[f64]) -> f64 {
+    let m = u.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    m + u.iter().map(|x| (x - m).exp()).sum::<f64>().ln()
+}
+
+/// The index of the largest of `u`, the first of them on ties: the move
+/// `pick=mode` plays.
+///
+/// ```
+/// use games_chess::human::mode;
+/// assert_eq!(mode(&[0.1, 0.7, 0.7, 0.2]), 1);
+/// ```
+pub fn mode(u: &[f64]) -> usize {
+    (0..u.len()).fold(0, |b, j| if u[j] > u[b] { j } else { b })
+}
+
 /// The move probabilities of utilities `u` (softmax, stable).
 pub fn softmax(u: &[f64]) -> Vec<f64> {
     let m = u.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -113,8 +138,7 @@ pub fn loglik(w: &[f64], d: &Decisions, hessian: bool) -> (f64, Vec<f64>, Vec<f6
         let rows = d.rows(i);
         let z = rating_z(d.ratings[i]);
         let u = utilities(w, rows, z);
-        let m = u.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let lse = m + u.iter().map(|x| (x - m).exp()).sum::<f64>().ln();
+        let lse = log_sum_exp(&u);
         ll += u[d.chosen[i]] - lse;
         mean.iter_mut().for_each(|v| *v = 0.0);
         for (j, f) in rows.chunks_exact(K).enumerate() {
