@@ -5,16 +5,19 @@ use search_core::{Evaluator, Perspective};
 use shakmaty::attacks;
 use shakmaty::{Bitboard, Board, Color, Move, Position, Role};
 
-use crate::eval;
+use std::sync::OnceLock;
+
+use crate::eval::{self, Tables};
 use crate::game::ChessGame;
-use crate::{ChessEval, see};
+use crate::{pst, see};
 
 /// The evaluator of the UCI engine's full-strength alpha-beta search
 /// (`kibitz` without `UCI_LimitStrength` or `HumanElo`).
 ///
-/// Its static value is [`ChessEval`]'s (material, tapered piece-square
-/// tables, bishop pair) plus positional terms, each a middlegame and an
-/// endgame value tapered by the same game phase:
+/// Its static value is its own material and piece-square tables
+/// ([`PieceSquare`], tapered by the game phase as [`ChessEval`]'s), the
+/// bishop pair, and positional terms, each a middlegame and an endgame
+/// value tapered by the same game phase:
 ///
 /// * pawn structure: doubled pawns (per extra pawn on a file) and isolated
 ///   pawns cost, passed pawns (no enemy pawn ahead on their own or a
@@ -33,10 +36,14 @@ use crate::{ChessEval, see};
 /// negative, so quiescence does not follow captures that only lose
 /// material.
 ///
-/// Everything else that plays chess in this workspace (the strength dial
-/// and its calibration, the human-move model, the engine's other backup
-/// rules, the `alphabeta:` agents) uses [`ChessEval`], whose values those
-/// fits were made with.
+/// The weights are [`EngineWeights::engine`]: fitted to Stockfish's scores
+/// of quiet positions (`cargo xtask tune-eval`, docs/benchmarks.md).
+/// Everything else that plays chess in this workspace (the strength dial's
+/// lower rungs and its calibration, the human-move model, the engine's
+/// other backup rules, the `alphabeta:` agents) uses [`ChessEval`], whose
+/// values those fits were made with.
+///
+/// [`ChessEval`]: crate::ChessEval
 ///
 /// Values are centipawns from the side to move's point of view, as
 /// [`ChessEval`]'s, and symmetric: the colour-mirrored position with the
@@ -58,29 +65,101 @@ pub struct EngineEval;
 
 impl EngineEval {
     /// The static value of `board` in centipawns from White's point of
-    /// view: [`ChessEval::white_centipawns`] plus the positional terms.
+    /// view, with the engine's weights ([`EngineWeights::engine`]).
     ///
     /// ```
-    /// use games_chess::{ChessEval, EngineEval};
+    /// use games_chess::EngineEval;
     /// use shakmaty::Board;
-    /// // A passed pawn on the seventh rank is worth more than its
-    /// // piece-square value alone.
-    /// let board: Board = "4k3/P7/8/8/8/8/8/4K3".parse().unwrap();
-    /// assert!(EngineEval::white_centipawns(&board) > ChessEval::white_centipawns(&board) + 50);
+    /// // A passed pawn on the seventh rank is worth more than one on the
+    /// // second.
+    /// let seventh: Board = "4k3/P7/8/8/8/8/8/4K3".parse().unwrap();
+    /// let second: Board = "4k3/8/8/8/8/8/P7/4K3".parse().unwrap();
+    /// assert!(EngineEval::white_centipawns(&seventh) > EngineEval::white_centipawns(&second) + 50);
     /// ```
     pub fn white_centipawns(board: &Board) -> i32 {
-        EngineEval::white_centipawns_with(board, &EngineWeights::DEFAULT)
+        EngineEval::white_centipawns_with(board, EngineWeights::engine())
     }
 
-    /// [`white_centipawns`](Self::white_centipawns) with the positional
-    /// terms weighted by `weights`.
+    /// [`white_centipawns`](Self::white_centipawns) with the weights
+    /// `weights`: their piece-square tables, the bishop pair, and their
+    /// positional terms, each part tapered by the game phase on its own.
     #[inline]
     pub fn white_centipawns_with(board: &Board, weights: &EngineWeights) -> i32 {
         let (w_mg, w_eg) = weights.score(&Features::of(board, Color::White));
         let (b_mg, b_eg) = weights.score(&Features::of(board, Color::Black));
         let phase = eval::game_phase(board);
         let terms = ((w_mg - b_mg) * phase + (w_eg - b_eg) * (eval::FULL_PHASE - phase)) / eval::FULL_PHASE;
-        ChessEval::white_centipawns(board) + terms
+        eval::tapered_tables(board, &weights.psqt.mg, &weights.psqt.eg) + eval::bishop_pair(board) + terms
+    }
+}
+
+/// The letters of the roles, pawn to king, as the names of
+/// [`EngineWeights::tunable`] write them.
+pub const ROLE_LETTERS: [char; 6] = ['P', 'N', 'B', 'R', 'Q', 'K'];
+
+/// Piece-square tables, material included, for the middlegame (`mg`) and
+/// the endgame (`eg`): `[role][square]`, roles pawn to king, squares a1 = 0
+/// to h8 = 63, from White's point of view (a black piece on `sq` reads
+/// `sq ^ 56` and counts negatively). The game phase tapers between them.
+///
+/// In JSON each table is 6 rows of 64 numbers; another shape is refused.
+///
+/// ```
+/// use games_chess::engine_eval::PieceSquare;
+/// let t = PieceSquare::CHESS_EVAL;
+/// // A knight on e4 (square 28) beats one on a1 (square 0).
+/// assert!(t.mg[1][28] > t.mg[1][0]);
+/// let json = serde_json::to_string(&t).unwrap();
+/// assert_eq!(serde_json::from_str::<PieceSquare>(&json).unwrap(), t);
+/// assert!(serde_json::from_str::<PieceSquare>(r#"{"mg": [[1, 2]], "eg": []}"#).is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "PieceSquareRows", into = "PieceSquareRows")]
+pub struct PieceSquare {
+    /// The middlegame tables.
+    pub mg: [[i32; 64]; 6],
+    /// The endgame tables.
+    pub eg: [[i32; 64]; 6],
+}
+
+impl PieceSquare {
+    /// [`ChessEval`](crate::ChessEval)'s tables: material and a few rules
+    /// (centralisation, pawn advancement, king shelter).
+    pub const CHESS_EVAL: PieceSquare = PieceSquare { mg: pst::MIDGAME, eg: pst::ENDGAME };
+
+    /// [`CHESS_EVAL`](Self::CHESS_EVAL), for serde's default.
+    fn chess_eval() -> PieceSquare {
+        PieceSquare::CHESS_EVAL
+    }
+}
+
+/// [`PieceSquare`] as JSON writes it: rows of any length, checked on the
+/// way in.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PieceSquareRows {
+    mg: Vec<Vec<i32>>,
+    eg: Vec<Vec<i32>>,
+}
+
+impl From<PieceSquare> for PieceSquareRows {
+    fn from(t: PieceSquare) -> Self {
+        let rows = |t: &Tables| t.iter().map(|r| r.to_vec()).collect();
+        PieceSquareRows { mg: rows(&t.mg), eg: rows(&t.eg) }
+    }
+}
+
+impl TryFrom<PieceSquareRows> for PieceSquare {
+    type Error = String;
+
+    fn try_from(rows: PieceSquareRows) -> Result<Self, String> {
+        let table = |name: &str, rows: Vec<Vec<i32>>| -> Result<Tables, String> {
+            let shape =
+                || format!("piece-square table {name}: 6 rows (pawn to king) of 64 squares (a1 to h8) expected");
+            let rows: Vec<[i32; 64]> =
+                rows.into_iter().map(|r| <[i32; 64]>::try_from(r).map_err(|_| shape())).collect::<Result<_, _>>()?;
+            <Tables>::try_from(rows).map_err(|_| shape())
+        };
+        Ok(PieceSquare { mg: table("mg", rows.mg)?, eg: table("eg", rows.eg)? })
     }
 }
 
@@ -127,14 +206,20 @@ pub struct Features {
     pub shield: [i32; 2],
 }
 
-/// The weights of [`EngineEval`]'s positional terms: centipawns per unit of
-/// each [`Features`] count, as a middlegame and an endgame value (the king's
-/// pawn shield counts in the middlegame only). Penalties are negative.
+/// The weights of [`EngineEval`]: its piece-square tables and its
+/// positional terms, centipawns per unit of each [`Features`] count, as a
+/// middlegame and an endgame value (the king's pawn shield counts in the
+/// middlegame only). Penalties are negative.
 ///
-/// `cargo xtask tune-eval` fits them to game results (Texel's method, see
-/// docs/benchmarks.md); [`EngineWeights::DEFAULT`] is what the engine plays.
+/// `cargo xtask tune-eval` fits them (Texel's method, see
+/// docs/benchmarks.md); [`EngineWeights::engine`] is what the engine plays,
+/// [`EngineWeights::HAND_SET`] the values it played before.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EngineWeights {
+    /// The piece-square tables, material included (JSON without them:
+    /// [`PieceSquare::CHESS_EVAL`]).
+    #[serde(default = "PieceSquare::chess_eval")]
+    pub psqt: PieceSquare,
     /// Per pawn beyond the first on a file.
     pub doubled: Pair,
     /// Per isolated pawn.
@@ -156,9 +241,14 @@ pub struct EngineWeights {
     pub shield: [i32; 2],
 }
 
+/// The engine's weights as JSON, embedded.
+const ENGINE_WEIGHTS_JSON: &str = include_str!("../calibration/engine-weights.json");
+
 impl EngineWeights {
-    /// The weights the engine plays.
-    pub const DEFAULT: EngineWeights = EngineWeights {
+    /// The weights set by hand, with [`ChessEval`](crate::ChessEval)'s
+    /// tables: what the engine played before its weights were fitted.
+    pub const HAND_SET: EngineWeights = EngineWeights {
+        psqt: PieceSquare::CHESS_EVAL,
         doubled: (-10, -20),
         isolated: (-10, -15),
         passed_mg: [0, 5, 10, 15, 30, 50, 80, 0],
@@ -168,6 +258,23 @@ impl EngineWeights {
         rook_half_open: (12, 5),
         shield: [12, 6],
     };
+
+    /// The weights the engine plays: `calibration/engine-weights.json` of
+    /// this crate (what `cargo xtask tune-eval` fitted, kept because a
+    /// match accepted it), read once.
+    ///
+    /// ```
+    /// use games_chess::engine_eval::EngineWeights;
+    /// let w = EngineWeights::engine();
+    /// // A queen is worth more than a rook, a rook more than a knight.
+    /// assert!(w.psqt.mg[4][27] > w.psqt.mg[3][27] && w.psqt.mg[3][27] > w.psqt.mg[1][27]);
+    /// ```
+    pub fn engine() -> &'static EngineWeights {
+        static ENGINE: OnceLock<EngineWeights> = OnceLock::new();
+        ENGINE.get_or_init(|| {
+            serde_json::from_str(ENGINE_WEIGHTS_JSON).expect("the embedded engine weights parse (a test checks it)")
+        })
+    }
 
     /// The middlegame and endgame value of one side's `features`.
     #[inline]
@@ -200,10 +307,12 @@ impl EngineWeights {
     }
 
     /// The weights `terms` in [`terms`](Self::terms)' order (a
-    /// middlegame-only term's endgame weight is ignored).
-    fn from_terms(terms: [Pair; TERMS]) -> EngineWeights {
+    /// middlegame-only term's endgame weight is ignored) with the tables
+    /// `psqt`.
+    fn from_terms(terms: [Pair; TERMS], psqt: PieceSquare) -> EngineWeights {
         let t = TermParts::from_order(terms, (0, 0));
         EngineWeights {
+            psqt,
             doubled: t.doubled,
             isolated: t.isolated,
             passed_mg: t.passed.map(|p| p.0),
@@ -215,9 +324,12 @@ impl EngineWeights {
         }
     }
 
-    /// The weights a tuner moves, as a flat list, with their names: every
-    /// term's middlegame and endgame value (`NAME.mg`, `NAME.eg`), the
-    /// middlegame only for a middlegame-only term (the shield).
+    /// The weights a tuner moves, as a flat list, with their names: first
+    /// the terms ([`TERM_WEIGHTS`] of them), every term's middlegame and
+    /// endgame value (`NAME.mg`, `NAME.eg`; the middlegame only for a
+    /// middlegame-only term, the shield), then the piece-square tables
+    /// (`psqt.mg.N.e4`: the middlegame table, a knight, the square e4, from
+    /// White's side), middlegame before endgame, pawn to king, a1 to h8.
     pub fn tunable(&self) -> Vec<(String, i32)> {
         let mut out = Vec::with_capacity(TUNABLE);
         for ((name, w), &mg_only) in TERM_NAMES.iter().zip(self.terms()).zip(&MIDDLEGAME_ONLY) {
@@ -226,6 +338,13 @@ impl EngineWeights {
             } else {
                 out.push((format!("{name}.mg"), w.0));
                 out.push((format!("{name}.eg"), w.1));
+            }
+        }
+        for (part, tables) in [("mg", &self.psqt.mg), ("eg", &self.psqt.eg)] {
+            for (letter, table) in ROLE_LETTERS.iter().zip(tables) {
+                for (sq, &v) in shakmaty::Square::ALL.iter().zip(table) {
+                    out.push((format!("psqt.{part}.{letter}.{sq}"), v));
+                }
             }
         }
         out
@@ -237,40 +356,78 @@ impl EngineWeights {
     ///
     /// ```
     /// use games_chess::engine_eval::EngineWeights;
-    /// let values: Vec<i32> = EngineWeights::DEFAULT.tunable().into_iter().map(|(_, v)| v).collect();
-    /// assert_eq!(EngineWeights::from_tunable(&values), Some(EngineWeights::DEFAULT));
+    /// let values: Vec<i32> = EngineWeights::HAND_SET.tunable().into_iter().map(|(_, v)| v).collect();
+    /// assert_eq!(EngineWeights::from_tunable(&values), Some(EngineWeights::HAND_SET));
     /// assert_eq!(EngineWeights::from_tunable(&values[1..]), None);
     /// ```
     pub fn from_tunable(values: &[i32]) -> Option<EngineWeights> {
         if values.len() != TUNABLE {
             return None;
         }
-        let mut it = values.iter().copied();
+        let (term_values, table_values) = values.split_at(TERM_WEIGHTS);
+        let mut it = term_values.iter().copied();
         let mut terms = [(0, 0); TERMS];
         for (t, &mg_only) in terms.iter_mut().zip(&MIDDLEGAME_ONLY) {
             t.0 = it.next()?;
             t.1 = if mg_only { 0 } else { it.next()? };
         }
-        Some(EngineWeights::from_terms(terms))
+        let mut psqt = PieceSquare { mg: [[0; 64]; 6], eg: [[0; 64]; 6] };
+        let cells = psqt.mg.iter_mut().chain(psqt.eg.iter_mut()).flat_map(|t| t.iter_mut());
+        for (cell, &v) in cells.zip(table_values) {
+            *cell = v;
+        }
+        Some(EngineWeights::from_terms(terms, psqt))
     }
 
     /// The coefficients of the tunable weights in the static value of
-    /// `board` from White's point of view (centipawns per unit of each
-    /// weight, in [`tunable`](Self::tunable)'s order): White's count less
-    /// Black's, times the game phase's share of the middlegame or the
-    /// endgame. The value is [`ChessEval::white_centipawns`] plus their dot
-    /// product with the weights, up to the integer rounding of the taper.
-    pub fn coefficients(board: &Board) -> Vec<f64> {
+    /// `board` from White's point of view, as `(index, coefficient)` pairs
+    /// in [`tunable`](Self::tunable)'s order, the zero ones left out
+    /// (centipawns per unit of each weight): White's count less Black's,
+    /// times the game phase's share of the middlegame or the endgame. The
+    /// value is the bishop pair's bonus plus their dot product with the
+    /// weights, up to the integer rounding of the taper.
+    ///
+    /// ```
+    /// use games_chess::engine_eval::EngineWeights;
+    /// use shakmaty::Board;
+    /// // Kings only: the endgame tables' king entries, White's e1 and
+    /// // Black's e8 (read as e1), cancel.
+    /// let board: Board = "4k3/8/8/8/8/8/8/4K3".parse().unwrap();
+    /// assert!(EngineWeights::coefficients(&board).is_empty());
+    /// ```
+    pub fn coefficients(board: &Board) -> Vec<(usize, f64)> {
         let (w, b) = (Features::of(board, Color::White).counts(), Features::of(board, Color::Black).counts());
         let phase = f64::from(eval::game_phase(board)) / f64::from(eval::FULL_PHASE);
-        let mut out = Vec::with_capacity(TUNABLE);
+        let mut out = Vec::with_capacity(TERM_WEIGHTS + 64);
+        let mut index = 0;
         for ((w, b), &mg_only) in w.into_iter().zip(b).zip(&MIDDLEGAME_ONLY) {
             let n = f64::from(w - b);
-            out.push(n * phase);
+            out.push((index, n * phase));
+            index += 1;
             if !mg_only {
-                out.push(n * (1.0 - phase));
+                out.push((index, n * (1.0 - phase)));
+                index += 1;
             }
         }
+        for role in Role::ALL {
+            let r = role as usize - 1;
+            for (color, sign, flip) in [(Color::White, 1.0, 0), (Color::Black, -1.0, 56)] {
+                for sq in board.by_piece(role.of(color)) {
+                    let cell = r * 64 + (usize::from(sq) ^ flip);
+                    out.push((TERM_WEIGHTS + cell, sign * phase));
+                    out.push((TERM_WEIGHTS + 6 * 64 + cell, sign * (1.0 - phase)));
+                }
+            }
+        }
+        out.sort_unstable_by_key(|&(i, _)| i);
+        out.dedup_by(|next, kept| {
+            let same = next.0 == kept.0;
+            if same {
+                kept.1 += next.1;
+            }
+            same
+        });
+        out.retain(|&(_, c)| c != 0.0);
         out
     }
 }
@@ -314,9 +471,14 @@ const MIDDLEGAME_ONLY: [bool; TERMS] = {
     only
 };
 
-/// How many weights a tuner moves: two per term, one per middlegame-only
-/// term.
-const TUNABLE: usize = 2 * TERMS - MIDDLEGAME_TERMS;
+/// How many of the weights a tuner moves are the terms': two per term, one
+/// per middlegame-only term. They come first in
+/// [`EngineWeights::tunable`], the piece-square tables after them.
+pub const TERM_WEIGHTS: usize = 2 * TERMS - MIDDLEGAME_TERMS;
+
+/// How many weights a tuner moves: the terms' and the 2 × 6 × 64 entries
+/// of the piece-square tables.
+const TUNABLE: usize = TERM_WEIGHTS + 2 * 6 * 64;
 
 impl Features {
     /// The counts of the terms [`EngineWeights`] weighs, in its terms'
@@ -380,8 +542,9 @@ impl<T: Copy> TermParts<T> {
 }
 
 impl Default for EngineWeights {
+    /// The engine's weights ([`EngineWeights::engine`]).
     fn default() -> Self {
-        EngineWeights::DEFAULT
+        EngineWeights::engine().clone()
     }
 }
 
@@ -507,9 +670,9 @@ impl Evaluator<ChessGame> for EngineEval {
 /// use search_core::Evaluator;
 ///
 /// let g = ChessGame::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")?;
-/// let same = WeightedEval::new(EngineWeights::DEFAULT);
+/// let same = WeightedEval::new(EngineWeights::engine().clone());
 /// assert_eq!(same.evaluate(&g), EngineEval.evaluate(&g));
-/// let passers = WeightedEval::new(EngineWeights { passed_eg: [0, 200, 0, 0, 0, 0, 0, 0], ..EngineWeights::DEFAULT });
+/// let passers = WeightedEval::new(EngineWeights { passed_eg: [0, 200, 0, 0, 0, 0, 0, 0], ..EngineWeights::HAND_SET });
 /// assert!(passers.evaluate(&g) > EngineEval.evaluate(&g));
 /// # Ok::<(), search_core::GameError>(())
 /// ```
@@ -546,11 +709,70 @@ impl Evaluator<ChessGame> for WeightedEval {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ChessEval;
     use search_core::Game;
 
+    /// The positional terms of the hand-set weights in `fen`'s value.
     fn terms(fen: &str) -> i32 {
         let board: Board = fen.parse().unwrap();
-        EngineEval::white_centipawns(&board) - ChessEval::white_centipawns(&board)
+        EngineEval::white_centipawns_with(&board, &EngineWeights::HAND_SET) - ChessEval::white_centipawns(&board)
+    }
+
+    #[test]
+    fn the_embedded_weights_parse_and_rank_the_pieces() {
+        let w = EngineWeights::engine();
+        let mean = |t: &[i32; 64]| t.iter().sum::<i32>() / 64;
+        for tables in [&w.psqt.mg, &w.psqt.eg] {
+            let [pawn, knight, bishop, rook, queen, _] = tables.each_ref().map(mean);
+            assert!(pawn > 50 && pawn < knight && knight < rook && bishop < rook && rook < queen, "{tables:?}");
+        }
+        // Its JSON round-trips, and so do the hand-set weights.
+        for w in [w, &EngineWeights::HAND_SET] {
+            let json = serde_json::to_string(w).unwrap();
+            assert_eq!(&serde_json::from_str::<EngineWeights>(&json).unwrap(), w);
+        }
+    }
+
+    #[test]
+    fn the_hand_set_weights_add_the_terms_to_chess_evals_value() {
+        // With ChessEval's tables the engine's value is ChessEval's plus the
+        // terms: the tables' part is shared, not copied.
+        let board: Board = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R".parse().unwrap();
+        let no_terms = EngineWeights::from_tunable(
+            &EngineWeights::HAND_SET
+                .tunable()
+                .iter()
+                .enumerate()
+                .map(|(i, (_, v))| if i < TERM_WEIGHTS { 0 } else { *v })
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
+        assert_eq!(EngineEval::white_centipawns_with(&board, &no_terms), ChessEval::white_centipawns(&board));
+    }
+
+    #[test]
+    fn the_coefficients_give_the_value_up_to_rounding() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(81);
+        let weights = EngineWeights::engine();
+        let values: Vec<f64> = weights.tunable().iter().map(|(_, v)| f64::from(*v)).collect();
+        let mut moves = Vec::new();
+        for _ in 0..30 {
+            let mut g = ChessGame::startpos();
+            for _ in 0..rng.random_range(0..100) {
+                moves.clear();
+                if g.generate(&mut moves) != search_core::Status::Ongoing {
+                    break;
+                }
+                g.play(moves[rng.random_range(0..moves.len())]);
+            }
+            let board = g.position().board();
+            let linear: f64 = EngineWeights::coefficients(board).iter().map(|&(i, c)| c * values[i]).sum::<f64>()
+                + f64::from(eval::bishop_pair(board));
+            let value = f64::from(EngineEval::white_centipawns_with(board, weights));
+            // Two integer tapers, each rounding by less than one.
+            assert!((linear - value).abs() < 2.0, "{} {linear} {value}", g.fen());
+        }
     }
 
     #[test]
@@ -565,7 +787,7 @@ mod tests {
         // A lone white pawn on e2 is passed and isolated.
         assert_eq!(
             terms("4k3/8/8/8/8/8/4P3/4K3"),
-            EngineWeights::DEFAULT.passed_eg[1] + EngineWeights::DEFAULT.isolated.1
+            EngineWeights::HAND_SET.passed_eg[1] + EngineWeights::HAND_SET.isolated.1
         );
         // A black pawn on e3 stops it: neither is passed; both isolated.
         assert_eq!(terms("4k3/8/8/8/8/4p3/4P3/4K3"), 0);
@@ -574,7 +796,7 @@ mod tests {
         // neighbouring file).
         assert_eq!(
             terms("4k3/3p4/8/8/8/4P3/4P3/4K3"),
-            EngineWeights::DEFAULT.doubled.1 + EngineWeights::DEFAULT.isolated.1
+            EngineWeights::HAND_SET.doubled.1 + EngineWeights::HAND_SET.isolated.1
         );
         // Connected passers on the seventh rank gain more than on the
         // second.

@@ -53,34 +53,46 @@ pub struct ChessEval;
 impl ChessEval {
     /// The static value of `board` in centipawns from White's point of view.
     pub fn white_centipawns(board: &Board) -> i32 {
-        let mut mg = 0;
-        let mut eg = 0;
-        for role in Role::ALL {
-            let r = role as usize - 1;
-            let (mid, end) = (&pst::MIDGAME[r], &pst::ENDGAME[r]);
-            let white = board.by_piece(role.of(Color::White));
-            let black = board.by_piece(role.of(Color::Black));
-            for sq in white {
-                mg += mid[usize::from(sq)];
-                eg += end[usize::from(sq)];
-            }
-            for sq in black {
-                let i = usize::from(sq) ^ 56;
-                mg -= mid[i];
-                eg -= end[i];
-            }
-        }
-        let phase = game_phase(board);
-        let mut score = (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE;
-        let bishops = board.bishops();
-        if (bishops & board.white()).count() >= 2 {
-            score += BISHOP_PAIR;
-        }
-        if (bishops & board.black()).count() >= 2 {
-            score -= BISHOP_PAIR;
-        }
-        score
+        tapered_tables(board, &pst::MIDGAME, &pst::ENDGAME) + bishop_pair(board)
     }
+}
+
+/// A middlegame or endgame piece-square table, material included:
+/// `[role - 1][square]` from White's point of view (a black piece on `sq`
+/// reads `sq ^ 56` and counts negatively).
+pub(crate) type Tables = [[i32; 64]; 6];
+
+/// The piece-square value of `board` from White's point of view, the
+/// middlegame tables `mid` and the endgame tables `end` tapered by the game
+/// phase: the tables' part of both chess evaluators.
+#[inline]
+pub(crate) fn tapered_tables(board: &Board, mid: &Tables, end: &Tables) -> i32 {
+    let mut mg = 0;
+    let mut eg = 0;
+    for role in Role::ALL {
+        let r = role as usize - 1;
+        let (mid, end) = (&mid[r], &end[r]);
+        for sq in board.by_piece(role.of(Color::White)) {
+            mg += mid[usize::from(sq)];
+            eg += end[usize::from(sq)];
+        }
+        for sq in board.by_piece(role.of(Color::Black)) {
+            let i = usize::from(sq) ^ 56;
+            mg -= mid[i];
+            eg -= end[i];
+        }
+    }
+    let phase = game_phase(board);
+    (mg * phase + eg * (FULL_PHASE - phase)) / FULL_PHASE
+}
+
+/// The bishop pair's bonus from White's point of view: [`BISHOP_PAIR`] for
+/// each side with two bishops or more.
+#[inline]
+pub(crate) fn bishop_pair(board: &Board) -> i32 {
+    let bishops = board.bishops();
+    let pair = |side| i32::from((bishops & side).count() >= 2) * BISHOP_PAIR;
+    pair(board.white()) - pair(board.black())
 }
 
 impl Evaluator<ChessGame> for ChessEval {

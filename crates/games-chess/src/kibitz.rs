@@ -310,9 +310,9 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("kibitz-weights-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let own = dir.join("own.json");
-        std::fs::write(&own, serde_json::to_string(&EngineWeights::DEFAULT).unwrap()).unwrap();
+        std::fs::write(&own, serde_json::to_string(EngineWeights::engine()).unwrap()).unwrap();
         let other = dir.join("summary.json");
-        let odd = EngineWeights { mobility: [(-20, -20); 4], ..EngineWeights::DEFAULT };
+        let odd = EngineWeights { mobility: [(-20, -20); 4], ..EngineWeights::engine().clone() };
         std::fs::write(&other, serde_json::json!({ "k": 1.0, "weights_after": odd }).to_string()).unwrap();
         let roster = Roster::new().with(KibitzAgents);
         let g = ChessGame::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();

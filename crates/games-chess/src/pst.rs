@@ -83,9 +83,9 @@ const fn build(endgame: bool) -> [[i32; 64]; 6] {
 }
 
 /// Middlegame values, `[role - 1][square]` from White's view.
-pub(crate) static MIDGAME: [[i32; 64]; 6] = build(false);
+pub(crate) const MIDGAME: [[i32; 64]; 6] = build(false);
 /// Endgame values, `[role - 1][square]` from White's view.
-pub(crate) static ENDGAME: [[i32; 64]; 6] = build(true);
+pub(crate) const ENDGAME: [[i32; 64]; 6] = build(true);
 
 #[cfg(test)]
 mod tests {

@@ -1,5 +1,5 @@
-//! `cargo xtask tune-eval`: fits the chess engine's positional weights
-//! ([`EngineWeights`]) to game results by Texel's method.
+//! `cargo xtask tune-eval`: fits the chess engine's evaluation weights
+//! ([`EngineWeights`]) by Texel's method.
 //!
 //! The positions come from the engine's own games (`--source selfplay`: the
 //! engine at `--nodes` nodes a move against itself from the calibration's
@@ -7,28 +7,33 @@
 //! `data/human/` (`--source human`). Every quiet position (from ply
 //! `--from-ply` on; not in check, and no capture or promotion that does not
 //! lose material by static exchange, so that the static value stands for
-//! the position) is labelled with the game's result for White. The model
-//! predicts White's score as `1 / (1 + 10^(−K·e/400))`, with `e` the
-//! engine's static value from White's side: [`ChessEval`]'s material and
-//! piece-square value (held fixed) plus the positional terms, which are
-//! linear in the weights ([`EngineWeights::coefficients`]). `K` is fitted
-//! first with the weights the engine plays; then the weights are fitted to
-//! the squared error by Levenberg–Marquardt on the train split's games, and
-//! the validation split's error is reported for both. The test split is
-//! never read.
+//! the position) is labelled (`--label`) with the game's result for White,
+//! or with the expected score of a reference engine's score of it
+//! (`--label stockfish`: `go nodes N` in a fresh process for each chunk of
+//! positions; the labels are cached under `target/tune-eval/labels/`, so an
+//! interrupted run keeps its finished chunks). The model predicts White's
+//! score as `1 / (1 + 10^(−K·e/400))`, with `e` the engine's static value
+//! from White's side, linear in the weights
+//! ([`EngineWeights::coefficients`]). `K` is fitted first with the weights
+//! the engine plays; then the weights (`--params terms`: the positional
+//! terms; `--params all`: the piece-square tables too) are fitted to the
+//! squared error by Levenberg–Marquardt on the train split's games, and the
+//! validation split's error is reported for both. The test split is never
+//! read.
 //!
 //! The fitted weights are written as JSON (`--out`); the engine plays
-//! [`EngineWeights::DEFAULT`] until a match accepts new ones (see
-//! docs/benchmarks.md).
+//! [`EngineWeights::engine`] (`crates/games-chess/calibration/engine-weights.json`)
+//! until a match accepts new ones (see docs/benchmarks.md).
 
 use std::path::PathBuf;
 
-use games_chess::engine_eval::EngineWeights;
-use games_chess::human::Split;
+use games_chess::engine_eval::{EngineWeights, TERM_WEIGHTS};
+use games_chess::external::{EngineLimit, UciEngineAgent};
+use games_chess::human::{Split, fnv1a};
 use games_chess::kibitz::KibitzAgent;
 use games_chess::shakmaty::Move;
-use games_chess::shakmaty::Position as _;
-use games_chess::{ChessEval, ChessGame, EngineEval};
+use games_chess::shakmaty::{Board, Color, Position as _};
+use games_chess::{ChessGame, EngineEval};
 use rayon::prelude::*;
 use search_core::Player;
 use search_core::arena::play_match;
@@ -45,6 +50,24 @@ pub enum Source {
     Selfplay,
     /// The rated games of `data/human/`.
     Human,
+}
+
+/// What each position is labelled with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Label {
+    /// The result of its game for White.
+    Results,
+    /// The expected score of a reference engine's score (`--stockfish`).
+    Stockfish,
+}
+
+/// Which weights are fitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Params {
+    /// The positional terms (30 weights).
+    Terms,
+    /// The terms and the piece-square tables (798 weights).
+    All,
 }
 
 /// Arguments of `cargo xtask tune-eval`.
@@ -71,6 +94,18 @@ pub struct Args {
     /// The seed of the openings and of the sample.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// What each position is labelled with.
+    #[arg(long, value_enum, default_value_t = Label::Results)]
+    pub label: Label,
+    /// `--label stockfish`: the reference engine (a UCI program).
+    #[arg(long, default_value = "stockfish")]
+    pub stockfish: PathBuf,
+    /// `--label stockfish`: its nodes a position (`go nodes N`, one thread).
+    #[arg(long, default_value_t = 3000)]
+    pub stockfish_nodes: u64,
+    /// Which weights are fitted.
+    #[arg(long, value_enum, default_value_t = Params::Terms)]
+    pub params: Params,
     /// Levenberg–Marquardt iterations at most.
     #[arg(long, default_value_t = 40)]
     pub iterations: usize,
@@ -80,11 +115,12 @@ pub struct Args {
 }
 
 /// One labelled position: White's score, the fixed part of its value and
-/// the coefficients of the tunable weights.
+/// the nonzero coefficients of the fitted weights (indices into them, in
+/// increasing order).
 struct Sample {
     result: f64,
     base: f64,
-    x: Vec<f64>,
+    x: Vec<(u32, f64)>,
     train: bool,
 }
 
@@ -102,6 +138,10 @@ struct Summary {
     mse_train_after: f64,
     mse_validation_before: f64,
     mse_validation_after: f64,
+    /// What the positions are labelled with.
+    label: String,
+    /// How many weights were fitted.
+    fitted: usize,
     weights_before: EngineWeights,
     weights_after: EngineWeights,
     corpus: String,
@@ -131,15 +171,33 @@ pub fn run(args: Args) -> TaskResult {
         }
     };
     eprintln!("tune-eval: {} games ({fingerprint})", games.len());
-    let samples = samples(&games, &args);
+    let positions = quiet_positions(&games, &args);
+    let results: Vec<Option<f64>> = match args.label {
+        Label::Results => positions.iter().map(|p| p.result).collect(),
+        Label::Stockfish => {
+            stockfish_labels(&positions, &args.stockfish, args.stockfish_nodes)?.into_iter().map(Some).collect()
+        }
+    };
+    let label = match args.label {
+        Label::Results => "game results".to_string(),
+        Label::Stockfish => format!("{} at go nodes {}", args.stockfish.display(), args.stockfish_nodes),
+    };
+    let before = EngineWeights::engine().clone();
+    let all: Vec<f64> = before.tunable().iter().map(|(_, v)| f64::from(*v)).collect();
+    let free = free_weights(&positions, args.params);
+    let samples = samples(&positions, &results, &before, &free);
     let train: Vec<&Sample> = samples.iter().filter(|s| s.train).collect();
     let validation: Vec<&Sample> = samples.iter().filter(|s| !s.train).collect();
     if train.is_empty() || validation.is_empty() {
-        return Err("tune-eval: no quiet positions with a result in the train or validation split".into());
+        return Err("tune-eval: no labelled quiet positions in the train or validation split".into());
     }
-    eprintln!("tune-eval: {} train and {} validation positions", train.len(), validation.len());
-    let before = EngineWeights::DEFAULT;
-    let w0: Vec<f64> = before.tunable().iter().map(|(_, v)| f64::from(*v)).collect();
+    eprintln!(
+        "tune-eval: {} train and {} validation positions ({label}); {} weights fitted",
+        train.len(),
+        validation.len(),
+        free.len()
+    );
+    let w0: Vec<f64> = free.iter().map(|&i| all[i]).collect();
     let k = fit_k(&train, &w0);
     let mse_train_before = mse(&train, &w0, k);
     let mse_validation_before = mse(&validation, &w0, k);
@@ -147,22 +205,24 @@ pub fn run(args: Args) -> TaskResult {
         "tune-eval: K = {k:.3}; squared error {mse_train_before:.6} (train), {mse_validation_before:.6} (validation)"
     );
     // The ridge strength of least validation error.
-    let mut best: Option<(f64, f64, Vec<i32>)> = None;
+    let mut best: Option<(f64, f64, Vec<f64>)> = None;
     let mut ridges = Vec::new();
     for &ridge in &RIDGES {
         let fitted = levenberg_marquardt(&train, &w0, k, ridge, args.iterations);
-        let rounded: Vec<i32> = fitted.iter().map(|v| v.round() as i32).collect();
-        let as_f64: Vec<f64> = rounded.iter().map(|&v| f64::from(v)).collect();
-        let v = mse(&validation, &as_f64, k);
+        let rounded: Vec<f64> = fitted.iter().map(|v| v.round()).collect();
+        let v = mse(&validation, &rounded, k);
         eprintln!("tune-eval: ridge {ridge}: validation squared error {v:.6}");
         ridges.push((ridge, v));
         if best.as_ref().is_none_or(|b| v < b.1) {
             best = Some((ridge, v, rounded));
         }
     }
-    let (ridge, _, rounded) = best.expect("at least one ridge");
-    let after = EngineWeights::from_tunable(&rounded).ok_or("tune-eval: the weights do not match the tunable list")?;
-    let w1: Vec<f64> = rounded.iter().map(|&v| f64::from(v)).collect();
+    let (ridge, _, w1) = best.expect("at least one ridge");
+    let mut values: Vec<i32> = all.iter().map(|&v| v as i32).collect();
+    for (&i, &v) in free.iter().zip(&w1) {
+        values[i] = v as i32;
+    }
+    let after = EngineWeights::from_tunable(&values).ok_or("tune-eval: the weights do not match the tunable list")?;
     let summary = Summary {
         ridge,
         ridges,
@@ -173,13 +233,30 @@ pub fn run(args: Args) -> TaskResult {
         mse_train_after: mse(&train, &w1, k),
         mse_validation_before,
         mse_validation_after: mse(&validation, &w1, k),
+        label,
+        fitted: free.len(),
         weights_before: before.clone(),
         weights_after: after.clone(),
         corpus: fingerprint,
     };
     println!("| weight | engine | fitted |\n| --- | ---: | ---: |");
-    for ((name, old), new) in before.tunable().iter().zip(&rounded) {
-        println!("| {name} | {old} | {new} |");
+    for ((name, old), new) in before.tunable().iter().zip(after.tunable()).take(TERM_WEIGHTS) {
+        println!("| {name} | {old} | {} |", new.1);
+    }
+    if args.params == Params::All {
+        println!("\n| piece (mean over the squares) | middlegame: engine → fitted | endgame: engine → fitted |");
+        println!("| --- | --- | --- |");
+        let mean = |t: &[i32; 64]| t.iter().sum::<i32>() / 64;
+        for (r, letter) in games_chess::engine_eval::ROLE_LETTERS.iter().enumerate() {
+            let (b, a) = (&before.psqt, &after.psqt);
+            println!(
+                "| {letter} | {} → {} | {} → {} |",
+                mean(&b.mg[r]),
+                mean(&a.mg[r]),
+                mean(&b.eg[r]),
+                mean(&a.eg[r])
+            );
+        }
     }
     println!(
         "\nK = {:.3}, ridge {}; squared error: train {:.6} → {:.6}, validation {:.6} → {:.6} ({} and {} positions)",
@@ -243,18 +320,30 @@ const RIDGES: [f64; 5] = [0.0, 1e-4, 1e-3, 1e-2, 1e-1];
 /// The ply limit of a self-play game.
 const MAX_PLIES: usize = 400;
 
-/// The quiet positions of the games with a result, sampled down to
+/// A quiet position of a game: its board, its FEN, the game's result for
+/// White (`None`: unknown) and its split.
+struct Position {
+    board: Board,
+    fen: String,
+    result: Option<f64>,
+    train: bool,
+}
+
+/// The quiet positions of the games (of the games with a result, unless
+/// the positions are labelled by an engine), sampled down to
 /// `args.max_positions` (each position kept with the same probability,
 /// decided by a hash of the seed, the game and the ply).
-fn samples(games: &[Labelled], args: &Args) -> Vec<Sample> {
-    let total: usize =
-        games.iter().filter(|g| g.result.is_some()).map(|g| g.moves.len().saturating_sub(args.from_ply)).sum();
+fn quiet_positions(games: &[Labelled], args: &Args) -> Vec<Position> {
+    let usable = |g: &&Labelled| g.result.is_some() || args.label == Label::Stockfish;
+    let total: usize = games.iter().filter(usable).map(|g| g.moves.len().saturating_sub(args.from_ply)).sum();
     // Quiet positions are roughly half of all: sample from the total.
     let keep = (args.max_positions as f64 / total.max(1) as f64 * 2.0).min(1.0);
     let mut out = Vec::new();
     let mut noisy = Vec::new();
     for (gi, g) in games.iter().enumerate() {
-        let Some(result) = g.result else { continue };
+        if !usable(&g) {
+            continue;
+        }
         let mut state = g.start.clone();
         for (ply, &mv) in g.moves.iter().enumerate() {
             let draw = derive_seed(derive_seed(args.seed, gi as u64), ply as u64) as f64 / u64::MAX as f64;
@@ -262,13 +351,8 @@ fn samples(games: &[Labelled], args: &Args) -> Vec<Sample> {
                 noisy.clear();
                 EngineEval.noisy_moves(&state, &mut noisy);
                 if noisy.is_empty() {
-                    let board = state.position().board();
-                    out.push(Sample {
-                        result,
-                        base: f64::from(ChessEval::white_centipawns(board)),
-                        x: EngineWeights::coefficients(board),
-                        train: g.train,
-                    });
+                    let board = state.position().board().clone();
+                    out.push(Position { board, fen: state.fen(), result: g.result, train: g.train });
                 }
             }
             state.play(mv);
@@ -277,10 +361,112 @@ fn samples(games: &[Labelled], args: &Args) -> Vec<Sample> {
     out
 }
 
+/// How many positions one reference-engine process labels: a fresh
+/// process per chunk, so that a label depends on its chunk only, not on
+/// the thread count.
+const LABEL_CHUNK: usize = 1000;
+
+/// The expected score for White of `engine`'s score of each position at
+/// `go nodes nodes` (one thread), a mate counted as a certain result. Each
+/// chunk of [`LABEL_CHUNK`] positions is labelled by a fresh process and
+/// cached under `target/tune-eval/labels/`, keyed by the engine's path,
+/// the nodes and the positions.
+fn stockfish_labels(positions: &[Position], engine: &std::path::Path, nodes: u64) -> Result<Vec<f64>, String> {
+    let dir = PathBuf::from("target/tune-eval/labels");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let chunks: Vec<&[Position]> = positions.chunks(LABEL_CHUNK).collect();
+    let bar = crate::human::bar(chunks.len(), "chunks labelled");
+    let labelled: Result<Vec<Vec<f64>>, String> = chunks
+        .par_iter()
+        .map(|chunk| {
+            let mut key = format!("{}\n{nodes}\n", engine.display());
+            for p in chunk.iter() {
+                key.push_str(&p.fen);
+                key.push('\n');
+            }
+            let cache = dir.join(format!("{:016x}.json", fnv1a(key.as_bytes())));
+            if let Some(labels) = std::fs::read_to_string(&cache)
+                .ok()
+                .and_then(|t| serde_json::from_str::<Vec<f64>>(&t).ok())
+                .filter(|l| l.len() == chunk.len())
+            {
+                bar.inc(1);
+                return Ok(labels);
+            }
+            let limit = EngineLimit::Nodes(nodes);
+            let mut sf = UciEngineAgent::spawn(engine, &[], limit).map_err(|e| e.to_string())?;
+            let mut labels = Vec::with_capacity(chunk.len());
+            for p in chunk.iter() {
+                let state = ChessGame::from_fen(&p.fen).map_err(|e| e.to_string())?;
+                let score = sf.evaluate(&state, limit).map_err(|e| e.to_string())?;
+                let own = f64::from(score.centipawns(MATE_CP));
+                let white = if state.position().turn() == Color::White { own } else { -own };
+                labels.push(strength::elo::elo_to_score(white));
+            }
+            let json = serde_json::to_string(&labels).map_err(|e| e.to_string())?;
+            taskkit::write_atomic(&cache, &json).map_err(|e| e.to_string())?;
+            bar.inc(1);
+            Ok(labels)
+        })
+        .collect();
+    bar.finish();
+    Ok(labelled?.concat())
+}
+
+/// The centipawns a mate counts as in a label: far beyond any advantage,
+/// so that its expected score is a certain result.
+const MATE_CP: i32 = 10_000;
+
+/// The indices of the weights fitted ([`EngineWeights::tunable`]'s order):
+/// the terms', and with `Params::All` every table entry some position
+/// uses (a square no piece of a role ever stands on keeps its value).
+fn free_weights(positions: &[Position], params: Params) -> Vec<usize> {
+    match params {
+        Params::Terms => (0..TERM_WEIGHTS).collect(),
+        Params::All => {
+            let mut used = vec![false; EngineWeights::HAND_SET.tunable().len()];
+            used[..TERM_WEIGHTS].fill(true);
+            for p in positions.iter().filter(|p| p.train) {
+                for (i, _) in EngineWeights::coefficients(&p.board) {
+                    used[i] = true;
+                }
+            }
+            used.iter().enumerate().filter(|&(_, &u)| u).map(|(i, _)| i).collect()
+        }
+    }
+}
+
+/// The samples of the positions with a label: the coefficients of the
+/// `free` weights, the rest of the value (with `weights`) as the fixed part.
+fn samples(positions: &[Position], results: &[Option<f64>], weights: &EngineWeights, free: &[usize]) -> Vec<Sample> {
+    let values: Vec<f64> = weights.tunable().iter().map(|(_, v)| f64::from(*v)).collect();
+    let mut slot = vec![u32::MAX; values.len()];
+    for (j, &i) in free.iter().enumerate() {
+        slot[i] = j as u32;
+    }
+    positions
+        .par_iter()
+        .zip(results)
+        .filter_map(|(p, &result)| {
+            let result = result?;
+            let value = f64::from(EngineEval::white_centipawns_with(&p.board, weights));
+            let mut base = value;
+            let mut x = Vec::new();
+            for (i, c) in EngineWeights::coefficients(&p.board) {
+                if slot[i] != u32::MAX {
+                    base -= c * values[i];
+                    x.push((slot[i], c));
+                }
+            }
+            Some(Sample { result, base, x, train: p.train })
+        })
+        .collect()
+}
+
 /// The predicted score of `s` with weights `w` and scale `k`, and the
 /// derivative of the score with respect to the value.
 fn predict(s: &Sample, w: &[f64], k: f64) -> (f64, f64) {
-    let e = s.base + s.x.iter().zip(w).map(|(x, w)| x * w).sum::<f64>();
+    let e = s.base + s.x.iter().map(|&(i, x)| x * w[i as usize]).sum::<f64>();
     let c = k * std::f64::consts::LN_10 / 400.0;
     let p = 1.0 / (1.0 + (-c * e).exp());
     (p, c * p * (1.0 - p))
@@ -288,7 +474,7 @@ fn predict(s: &Sample, w: &[f64], k: f64) -> (f64, f64) {
 
 /// The mean squared error of the predicted scores.
 fn mse(samples: &[&Sample], w: &[f64], k: f64) -> f64 {
-    samples.iter().map(|s| (s.result - predict(s, w, k).0).powi(2)).sum::<f64>() / samples.len() as f64
+    samples.par_iter().map(|s| (s.result - predict(s, w, k).0).powi(2)).sum::<f64>() / samples.len() as f64
 }
 
 /// The `K` of least squared error with weights `w` (golden-section search
@@ -321,51 +507,76 @@ fn penalty(w: &[f64], w0: &[f64], ridge: f64) -> f64 {
     ridge / 1e4 * w.iter().zip(w0).map(|(a, b)| (a - b).powi(2)).sum::<f64>()
 }
 
+/// The Gauss–Newton normal equations of the squared error at `w`: the
+/// upper triangle of `JᵀJ` (row-major, `n × n`) and `Jᵀr`, summed over the
+/// samples in parallel (a few large chunks, one pair of sums each).
+fn normal_equations(samples: &[&Sample], w: &[f64], k: f64) -> (Vec<f64>, Vec<f64>) {
+    let n = w.len();
+    let chunk = samples.len().div_ceil(4 * rayon::current_num_threads()).max(1);
+    samples
+        .par_chunks(chunk)
+        .map(|chunk| {
+            let (mut jtj, mut jtr) = (vec![0.0; n * n], vec![0.0; n]);
+            for s in chunk {
+                let (p, dp) = predict(s, w, k);
+                let r = s.result - p;
+                for (a, &(i, xi)) in s.x.iter().enumerate() {
+                    let ji = dp * xi;
+                    jtr[i as usize] += ji * r;
+                    let row = &mut jtj[i as usize * n..(i as usize + 1) * n];
+                    for &(j, xj) in &s.x[a..] {
+                        row[j as usize] += ji * dp * xj;
+                    }
+                }
+            }
+            (jtj, jtr)
+        })
+        .reduce(
+            || (vec![0.0; n * n], vec![0.0; n]),
+            |(mut a, mut b), (c, d)| {
+                a.iter_mut().zip(c).for_each(|(x, y)| *x += y);
+                b.iter_mut().zip(d).for_each(|(x, y)| *x += y);
+                (a, b)
+            },
+        )
+}
+
 /// Levenberg–Marquardt on the mean squared error plus a ridge penalty
 /// pulling the weights towards `w0` ([`penalty`]), from `w0`, at most
 /// `iterations` accepted or rejected steps; stops when a step changes the
-/// objective by less than 1e-10.
+/// objective by less than 1e-10. A rejected step leaves the weights, and
+/// so the normal equations, as they were: they are summed again only after
+/// an accepted one.
 fn levenberg_marquardt(samples: &[&Sample], w0: &[f64], k: f64, ridge: f64, iterations: usize) -> Vec<f64> {
     let n = w0.len();
     let count = samples.len().max(1) as f64;
     let mut w = w0.to_vec();
     let mut err = mse(samples, &w, k) + penalty(&w, w0, ridge);
     let mut lambda = 1e-3;
+    let mut equations: Option<(Vec<f64>, Vec<f64>)> = None;
     for _ in 0..iterations {
-        let mut jtj = vec![0.0; n * n];
-        let mut jtr = vec![0.0; n];
-        for s in samples {
-            let (p, dp) = predict(s, &w, k);
-            let r = s.result - p;
+        let (jtj, jtr) = equations.get_or_insert_with(|| {
+            let (mut jtj, mut jtr) = normal_equations(samples, &w, k);
             for i in 0..n {
-                let ji = dp * s.x[i];
-                if ji == 0.0 {
-                    continue;
-                }
-                jtr[i] += ji * r;
-                for j in i..n {
-                    jtj[i * n + j] += ji * dp * s.x[j];
+                for j in 0..i {
+                    jtj[i * n + j] = jtj[j * n + i];
                 }
             }
-        }
-        for i in 0..n {
-            for j in 0..i {
-                jtj[i * n + j] = jtj[j * n + i];
+            // Means, and the penalty's own terms.
+            for v in jtj.iter_mut() {
+                *v /= count;
             }
-        }
-        // Means, and the penalty's own terms.
-        for v in jtj.iter_mut() {
-            *v /= count;
-        }
-        for (i, v) in jtr.iter_mut().enumerate() {
-            *v = *v / count - ridge / 1e4 * (w[i] - w0[i]);
-            jtj[i * n + i] += ridge / 1e4;
-        }
+            for (i, v) in jtr.iter_mut().enumerate() {
+                *v = *v / count - ridge / 1e4 * (w[i] - w0[i]);
+                jtj[i * n + i] += ridge / 1e4;
+            }
+            (jtj, jtr)
+        });
         let mut damped = jtj.clone();
         for i in 0..n {
             damped[i * n + i] += lambda * jtj[i * n + i].max(1e-9);
         }
-        let Some(step) = strength::linear::solve_spd(&damped, &jtr, n) else {
+        let Some(step) = strength::linear::solve_spd(&damped, jtr, n) else {
             lambda *= 10.0;
             continue;
         };
@@ -375,6 +586,7 @@ fn levenberg_marquardt(samples: &[&Sample], w0: &[f64], k: f64, ridge: f64, iter
             let gain = err - trial_err;
             w = trial;
             err = trial_err;
+            equations = None;
             lambda = (lambda / 10.0).max(1e-9);
             if gain < 1e-10 {
                 break;
@@ -400,7 +612,7 @@ mod tests {
         let k = 1.3;
         let samples: Vec<Sample> = (0..40_000)
             .map(|_| {
-                let x: Vec<f64> = (0..3).map(|_| f64::from(rng.random_range(-4..=4))).collect();
+                let x: Vec<(u32, f64)> = (0..3).map(|i| (i, f64::from(rng.random_range(-4..=4)))).collect();
                 let base = f64::from(rng.random_range(-200..=200));
                 let mut s = Sample { result: 0.0, base, x, train: true };
                 let p = predict(&s, &planted, k).0;
