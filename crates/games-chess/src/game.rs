@@ -404,6 +404,20 @@ impl Game for ChessGame {
         if self.see_ordering { ordering::see_hint(self.pos.board(), mv) } else { ordering::hint(mv) }
     }
 
+    /// With the engine's static-exchange ordering
+    /// ([`with_see_ordering`](ChessGame::with_see_ordering)): the moving
+    /// piece, the from and to squares and the promotion, packed into 18
+    /// bits, cheaper than hashing the move. Without it, `None` (the move's
+    /// hash), so that every other search orders as it always has.
+    #[inline]
+    fn history_key(&self, mv: Move) -> Option<u64> {
+        self.see_ordering.then(|| {
+            let from = mv.from().map_or(64, u64::from);
+            let promotion = mv.promotion().map_or(0, |r| r as u64);
+            (mv.role() as u64) | (from << 3) | (u64::from(mv.to()) << 10) | (promotion << 16)
+        })
+    }
+
     /// Neither a capture (en passant included) nor a promotion.
     #[inline]
     fn is_quiet(&self, mv: Move) -> bool {

@@ -297,6 +297,17 @@ pub trait Game: Clone + fmt::Debug {
         0
     }
 
+    /// A small key of `mv` in this position for the history heuristic
+    /// ([`Options::history`](crate::search::Options::history)) to index
+    /// its table by, instead of the move's hash: moves alike for ordering
+    /// may share it (in chess: the piece, its from and to squares and the
+    /// promotion), and it is cheaper to compute than a hash. The default,
+    /// `None`, means the move's hash.
+    #[inline]
+    fn history_key(&self, _mv: Self::Move) -> Option<u64> {
+        None
+    }
+
     /// Whether `mv` is quiet: a move that late move reductions
     /// ([`Options::lmr`](crate::search::Options::lmr)) may search shallower
     /// (in chess: neither a capture nor a promotion; a move that gives check

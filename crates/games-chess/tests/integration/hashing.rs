@@ -84,3 +84,29 @@ fn state_stays_small() {
     assert!(size <= 320 + history, "ChessGame is {size} bytes");
     println!("size_of::<ChessGame>() = {size}, shakmaty::Chess = {}", std::mem::size_of::<shakmaty::Chess>());
 }
+
+/// The history key the engine's ordering uses tells apart every pair of
+/// legal moves of a position, and other searches get none (the move's hash).
+#[test]
+fn history_keys_tell_the_legal_moves_apart_with_the_engines_ordering_only() {
+    let mut rng = search_core::rng::seeded(84);
+    let mut moves = Vec::new();
+    let mut checked = 0;
+    for _ in 0..60 {
+        let mut g = ChessGame::startpos().with_see_ordering(true);
+        for _ in 0..200 {
+            moves.clear();
+            if g.generate(&mut moves) != Status::Ongoing {
+                break;
+            }
+            let keys: std::collections::HashSet<u64> =
+                moves.iter().map(|&m| g.history_key(m).expect("a key with the engine's ordering")).collect();
+            assert_eq!(keys.len(), moves.len(), "{}", g.fen());
+            let plain = g.clone().with_see_ordering(false);
+            assert!(moves.iter().all(|&m| plain.history_key(m).is_none()));
+            checked += moves.len();
+            g.play(moves[rng.random_range(0..moves.len())]);
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}

@@ -646,7 +646,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
             if cand >= beta {
                 self.stats.cutoffs += 1;
                 if heuristics {
-                    self.s.ordering.record_cutoff(mv, p, perspective.index(), depth);
+                    self.s.ordering.record_cutoff(mv, state.history_key(mv), p, perspective.index(), depth);
                 }
                 break;
             }
@@ -928,7 +928,8 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
             keys.clear();
             for (i, &mv) in moves.iter().enumerate() {
                 let hint = if use_hint { state.order_hint(mv) } else { 0 };
-                let key = self.s.ordering.key(mv, hint, p, perspective.index());
+                let game_key = if self.opts.history { state.history_key(mv) } else { None };
+                let key = self.s.ordering.key(mv, game_key, hint, p, perspective.index());
                 sorted &= keys.last().is_none_or(|k: &(i64, u32)| k.0 >= key);
                 keys.push((key, i as u32));
             }
@@ -1178,7 +1179,7 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
                 if cand >= window.beta {
                     self.stats.cutoffs += 1;
                     if heuristics {
-                        self.s.ordering.record_cutoff(mv, p, node.perspective.index(), depth);
+                        self.s.ordering.record_cutoff(mv, state.history_key(mv), p, node.perspective.index(), depth);
                     }
                     break;
                 }

@@ -7,7 +7,8 @@ const HISTORY_SIZE: usize = 1 << 12;
 const HISTORY_MAX: i64 = 1 << 28;
 
 /// Killer moves (two per ply) and a history table (per player, indexed by a
-/// hash of the move; collisions only blur the ordering).
+/// hash of the move or of the game's [history key](crate::Game::history_key);
+/// collisions only blur the ordering).
 #[derive(Debug)]
 pub(crate) struct Ordering<M> {
     killers: Vec<[Option<M>; 2]>,
@@ -38,17 +39,22 @@ impl<M: Copy + Eq + Hash> Ordering<M> {
         self.history.fill(0);
     }
 
+    /// The history table's slot of `mv` for `player`: by the game's key
+    /// `game_key` of the move if it gives one, else by the move's hash.
     #[inline]
-    fn history_index(player: usize, mv: &M) -> usize {
-        let mut h = FxHasher(0);
-        mv.hash(&mut h);
-        player * HISTORY_SIZE + (crate::rng::splitmix64(h.0) as usize & (HISTORY_SIZE - 1))
+    fn history_index(player: usize, mv: &M, game_key: Option<u64>) -> usize {
+        let key = game_key.unwrap_or_else(|| {
+            let mut h = FxHasher(0);
+            mv.hash(&mut h);
+            h.0
+        });
+        player * HISTORY_SIZE + (crate::rng::splitmix64(key) as usize & (HISTORY_SIZE - 1))
     }
 
     /// The sort key of `mv` (larger first), except for the TT move, whose
-    /// key is [`TT_MOVE_KEY`].
+    /// key is [`TT_MOVE_KEY`]; `game_key` is the game's history key of it.
     #[inline]
-    pub(crate) fn key(&self, mv: M, hint: i32, ply: usize, player: usize) -> i64 {
+    pub(crate) fn key(&self, mv: M, game_key: Option<u64>, hint: i32, ply: usize, player: usize) -> i64 {
         let mut key = i64::from(hint) << HINT_SHIFT;
         if self.use_killers
             && let Some(k) = self.killers.get(ply)
@@ -60,13 +66,14 @@ impl<M: Copy + Eq + Hash> Ordering<M> {
             }
         }
         if self.use_history {
-            key += self.history[Self::history_index(player, &mv)];
+            key += self.history[Self::history_index(player, &mv, game_key)];
         }
         key
     }
 
-    /// Records that `mv` caused a cutoff at `ply` with `depth` plies left.
-    pub(crate) fn record_cutoff(&mut self, mv: M, ply: usize, player: usize, depth: i32) {
+    /// Records that `mv` (with the game's history key `game_key`) caused a
+    /// cutoff at `ply` with `depth` plies left.
+    pub(crate) fn record_cutoff(&mut self, mv: M, game_key: Option<u64>, ply: usize, player: usize, depth: i32) {
         if self.killers.len() <= ply {
             self.killers.resize(ply + 1, [None, None]);
         }
@@ -76,7 +83,7 @@ impl<M: Copy + Eq + Hash> Ordering<M> {
             k[0] = Some(mv);
         }
         let d = i64::from(depth.clamp(0, 64));
-        let h = &mut self.history[Self::history_index(player, &mv)];
+        let h = &mut self.history[Self::history_index(player, &mv, game_key)];
         *h += d * d;
         if *h > HISTORY_MAX {
             // Age the whole table so it keeps ordering recent cutoffs.
