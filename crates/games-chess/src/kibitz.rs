@@ -45,7 +45,7 @@ use crate::{ChessGame, EngineEval};
 /// a change to the engine's search or evaluation changes its moves: saved
 /// games of `kibitz:nodes=N` (the chess calibration's cells) record it, and
 /// games of another version are played again, never mixed.
-pub const PLAY_VERSION: u32 = 2;
+pub const PLAY_VERSION: u32 = 3;
 
 /// The transposition table (MiB) of `kibitz:nodes=N`: room for the largest
 /// budgets the dial plays, small enough that emptying it before every move
