@@ -27,6 +27,9 @@ use crate::{pst, see};
 ///   attack that holds no own piece and no enemy pawn attacks, counted
 ///   from a typical number;
 /// * rooks on open files (no pawns) and half-open files (no own pawns);
+/// * king attacks: knights, bishops, rooks and queens gain per square they
+///   attack next to the enemy king (or under it);
+/// * pawn threats: per enemy piece (not a pawn) a pawn attacks;
 /// * king safety: a king on its back rank on either wing gains, in the
 ///   middlegame, per own pawn one or two ranks in front of it on its file
 ///   and the neighbouring ones.
@@ -201,6 +204,12 @@ pub struct Features {
     pub rook_open: i32,
     /// Rooks on a file with enemy pawns but none of their own.
     pub rook_half_open: i32,
+    /// For knights, bishops, rooks and queens: squares each attacks next to
+    /// the enemy king or under it, summed over the pieces.
+    pub king_attacks: [i32; 4],
+    /// Enemy knights, bishops, rooks and queens attacked by this side's
+    /// pawns.
+    pub pawn_threats: i32,
     /// For a king on its back rank on either wing: own pawns one and two
     /// ranks in front of it on its file and the neighbouring ones.
     pub shield: [i32; 2],
@@ -236,6 +245,14 @@ pub struct EngineWeights {
     pub rook_open: Pair,
     /// Per rook on a half-open file.
     pub rook_half_open: Pair,
+    /// Per square next to the enemy king (or under it) attacked, for
+    /// knight, bishop, rook and queen (0 in a file without them).
+    #[serde(default)]
+    pub king_attacks: [Pair; 4],
+    /// Per enemy piece (not a pawn) attacked by a pawn (0 in a file
+    /// without it).
+    #[serde(default)]
+    pub pawn_threats: Pair,
     /// Per shield pawn one and two ranks in front of a castled king
     /// (middlegame).
     pub shield: [i32; 2],
@@ -256,6 +273,8 @@ impl EngineWeights {
         mobility: [(4, 4), (4, 5), (2, 4), (1, 2)],
         rook_open: (25, 10),
         rook_half_open: (12, 5),
+        king_attacks: [(0, 0); 4],
+        pawn_threats: (0, 0),
         shield: [12, 6],
     };
 
@@ -301,6 +320,8 @@ impl EngineWeights {
             mobility: self.mobility,
             rook_open: self.rook_open,
             rook_half_open: self.rook_half_open,
+            king_attacks: self.king_attacks,
+            pawn_threats: self.pawn_threats,
             shield,
         }
         .in_order()
@@ -320,6 +341,8 @@ impl EngineWeights {
             mobility: t.mobility,
             rook_open: t.rook_open,
             rook_half_open: t.rook_half_open,
+            king_attacks: t.king_attacks,
+            pawn_threats: t.pawn_threats,
             shield: t.shield.map(|p| p.0),
         }
     }
@@ -433,7 +456,7 @@ impl EngineWeights {
 }
 
 /// How many positional terms [`EngineWeights`] weighs.
-const TERMS: usize = 16;
+const TERMS: usize = 21;
 
 /// The terms' names, in the order of [`EngineWeights::tunable`] (each
 /// with `.mg` and `.eg` there, but for the middlegame-only ones).
@@ -452,6 +475,11 @@ const TERM_NAMES: [&str; TERMS] = [
     "mobility.queen",
     "rook_open",
     "rook_half_open",
+    "king_attacks.knight",
+    "king_attacks.bishop",
+    "king_attacks.rook",
+    "king_attacks.queen",
+    "pawn_threats",
     "shield[1]",
     "shield[2]",
 ];
@@ -493,6 +521,8 @@ impl Features {
             mobility: self.mobility,
             rook_open: self.rook_open,
             rook_half_open: self.rook_half_open,
+            king_attacks: self.king_attacks,
+            pawn_threats: self.pawn_threats,
             shield: self.shield,
         }
         .in_order()
@@ -511,6 +541,8 @@ struct TermParts<T> {
     mobility: [T; 4],
     rook_open: T,
     rook_half_open: T,
+    king_attacks: [T; 4],
+    pawn_threats: T,
     shield: [T; 2],
 }
 
@@ -520,15 +552,39 @@ impl<T: Copy> TermParts<T> {
     fn in_order(self) -> [T; TERMS] {
         let [_, p1, p2, p3, p4, p5, p6, _] = self.passed;
         let [m0, m1, m2, m3] = self.mobility;
+        let [k0, k1, k2, k3] = self.king_attacks;
         let [s1, s2] = self.shield;
         let (doubled, isolated, open, half_open) = (self.doubled, self.isolated, self.rook_open, self.rook_half_open);
-        [doubled, isolated, p1, p2, p3, p4, p5, p6, m0, m1, m2, m3, open, half_open, s1, s2]
+        let threats = self.pawn_threats;
+        [doubled, isolated, p1, p2, p3, p4, p5, p6, m0, m1, m2, m3, open, half_open, k0, k1, k2, k3, threats, s1, s2]
     }
 
     /// The inverse of [`in_order`](Self::in_order), with `none` for the
     /// passed pawns of ranks 0 and 7.
     fn from_order(terms: [T; TERMS], none: T) -> TermParts<T> {
-        let [doubled, isolated, p1, p2, p3, p4, p5, p6, m0, m1, m2, m3, rook_open, rook_half_open, s1, s2] = terms;
+        let [
+            doubled,
+            isolated,
+            p1,
+            p2,
+            p3,
+            p4,
+            p5,
+            p6,
+            m0,
+            m1,
+            m2,
+            m3,
+            rook_open,
+            rook_half_open,
+            k0,
+            k1,
+            k2,
+            k3,
+            pawn_threats,
+            s1,
+            s2,
+        ] = terms;
         TermParts {
             doubled,
             isolated,
@@ -536,6 +592,8 @@ impl<T: Copy> TermParts<T> {
             mobility: [m0, m1, m2, m3],
             rook_open,
             rook_half_open,
+            king_attacks: [k0, k1, k2, k3],
+            pawn_threats,
             shield: [s1, s2],
         }
     }
@@ -607,6 +665,10 @@ impl Features {
             }
         }
         let reachable = !us & !pawn_attacks(!color, their_pawns);
+        let them = board.by_color(!color);
+        let king_zone = board.king_of(!color).map_or(0, |k| attacks::king_attacks(k).0 | (1 << usize::from(k)));
+        let their_pieces = (them & !board.pawns() & !board.kings()).0;
+        f.pawn_threats = (pawn_attacks(color, own_pawns) & their_pieces).count_ones() as i32;
         for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen].into_iter().enumerate() {
             for sq in board.by_piece(role.of(color)) {
                 let attacked = match role {
@@ -616,6 +678,7 @@ impl Features {
                     _ => attacks::queen_attacks(sq, occupied),
                 };
                 f.mobility[i] += (attacked.0 & reachable).count_ones() as i32 - MOBILITY_AVERAGE[i];
+                f.king_attacks[i] += (attacked.0 & king_zone).count_ones() as i32;
                 if role == Role::Rook {
                     let file = FILE_A << sq.file().to_u32();
                     if (own_pawns | their_pawns) & file == 0 {
@@ -801,6 +864,19 @@ mod tests {
         // Connected passers on the seventh rank gain more than on the
         // second.
         assert!(terms("4k3/PP6/8/8/8/8/8/4K3") > terms("4k3/8/8/8/8/8/PP6/4K3"));
+    }
+
+    #[test]
+    fn king_attacks_and_pawn_threats_are_counted() {
+        // The rook on h1 sees h7 and h8 next to the king on g8.
+        let board: Board = "6k1/8/8/8/8/8/8/6KR".parse().unwrap();
+        assert_eq!(Features::of(&board, Color::White).king_attacks, [0, 0, 2, 0]);
+        assert_eq!(Features::of(&board, Color::Black).king_attacks, [0; 4]);
+        // e4 attacks the knight on d5; Black's pawn on c6 guards it and
+        // threatens no white piece.
+        let board: Board = "4k3/8/2p5/3n4/4P3/8/8/4K3".parse().unwrap();
+        assert_eq!(Features::of(&board, Color::White).pawn_threats, 1);
+        assert_eq!(Features::of(&board, Color::Black).pawn_threats, 0);
     }
 
     #[test]

@@ -64,9 +64,9 @@ pub enum Label {
 /// Which weights are fitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Params {
-    /// The positional terms (30 weights).
+    /// The positional terms (40 weights).
     Terms,
-    /// The terms and the piece-square tables (798 weights).
+    /// The terms and the piece-square tables (808 weights).
     All,
 }
 
