@@ -175,7 +175,8 @@ pub fn run(args: Args) -> TaskResult {
     let results: Vec<Option<f64>> = match args.label {
         Label::Results => positions.iter().map(|p| p.result).collect(),
         Label::Stockfish => {
-            stockfish_labels(&positions, &args.stockfish, args.stockfish_nodes)?.into_iter().map(Some).collect()
+            let cache = PathBuf::from("target/tune-eval/labels");
+            stockfish_labels(&positions, &args.stockfish, args.stockfish_nodes, &cache)?.into_iter().map(Some).collect()
         }
     };
     let label = match args.label {
@@ -369,11 +370,15 @@ const LABEL_CHUNK: usize = 1000;
 /// The expected score for White of `engine`'s score of each position at
 /// `go nodes nodes` (one thread), a mate counted as a certain result. Each
 /// chunk of [`LABEL_CHUNK`] positions is labelled by a fresh process and
-/// cached under `target/tune-eval/labels/`, keyed by the engine's path,
-/// the nodes and the positions.
-fn stockfish_labels(positions: &[Position], engine: &std::path::Path, nodes: u64) -> Result<Vec<f64>, String> {
-    let dir = PathBuf::from("target/tune-eval/labels");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+/// cached in `dir`, keyed by the engine's path, the nodes and the
+/// positions.
+fn stockfish_labels(
+    positions: &[Position],
+    engine: &std::path::Path,
+    nodes: u64,
+    dir: &std::path::Path,
+) -> Result<Vec<f64>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let chunks: Vec<&[Position]> = positions.chunks(LABEL_CHUNK).collect();
     let bar = crate::human::bar(chunks.len(), "chunks labelled");
     let labelled: Result<Vec<Vec<f64>>, String> = chunks
@@ -632,5 +637,32 @@ mod tests {
         let held = levenberg_marquardt(&refs, &[0.0, 0.0, 0.0], k, 1e3, 40);
         assert!(held.iter().all(|v| v.abs() < 2.0), "{held:?}");
         assert!(held.iter().zip(&w).all(|(h, w)| h.abs() < w.abs()), "{held:?} {w:?}");
+    }
+
+    /// Stockfish's labels are White's expected score whoever is to move,
+    /// and a second run reads them from the cache.
+    #[test]
+    fn stockfish_labels_are_whites_score_and_cached() {
+        let Some(engine) = registry::ladders::stockfish() else {
+            eprintln!("skipped: Stockfish is not installed (apt-get install stockfish)");
+            return;
+        };
+        let position = |fen: &str| {
+            let g = ChessGame::from_fen(fen).unwrap();
+            Position { board: g.position().board().clone(), fen: g.fen(), result: None, train: true }
+        };
+        // White a queen up, with either side to move; then Black a queen up.
+        let positions = [
+            position("4k3/8/8/8/8/8/8/3QK3 w - - 0 1"),
+            position("4k3/8/8/8/8/8/8/3QK3 b - - 0 1"),
+            position("3qk3/8/8/8/8/8/8/4K3 w - - 0 1"),
+        ];
+        let dir = std::env::temp_dir().join(format!("tune-labels-{}", std::process::id()));
+        let labels = stockfish_labels(&positions, &engine, 2000, &dir).unwrap();
+        assert!(labels[0] > 0.9 && labels[1] > 0.9 && labels[2] < 0.1, "{labels:?}");
+        let cached = stockfish_labels(&positions, std::path::Path::new("/no/such/engine"), 2000, &dir);
+        assert!(cached.is_err(), "another engine's labels are not reused");
+        assert_eq!(stockfish_labels(&positions, &engine, 2000, &dir).unwrap(), labels);
+        std::fs::remove_dir_all(&dir).ok();
     }
 }
