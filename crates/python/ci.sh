@@ -30,6 +30,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 -m venv "$work/venv"
 py="$work/venv/bin/python"
+# The venv's programs first on PATH: maturin's build backend runs the
+# `maturin` program by name, and without build isolation only the venv
+# has it.
+export PATH="$work/venv/bin:$PATH"
 start=$SECONDS
 "$py" -m pip install --quiet --disable-pip-version-check "maturin>=1.9,<2" pytest
 echo "::: $((SECONDS - start)) s: pip install maturin pytest"
