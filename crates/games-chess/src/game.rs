@@ -406,8 +406,8 @@ impl Game for ChessGame {
 
     /// With the engine's static-exchange ordering
     /// ([`with_see_ordering`](ChessGame::with_see_ordering)): the moving
-    /// piece, the from and to squares and the promotion, packed into 18
-    /// bits, cheaper than hashing the move. Without it, `None` (the move's
+    /// piece, the from and to squares and the promotion, packed into one
+    /// small number, cheaper than hashing the move. Without it, `None` (the move's
     /// hash), so that every other search orders as it always has.
     #[inline]
     fn history_key(&self, mv: Move) -> Option<u64> {

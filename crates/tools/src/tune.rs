@@ -477,9 +477,18 @@ fn predict(s: &Sample, w: &[f64], k: f64) -> (f64, f64) {
     (p, c * p * (1.0 - p))
 }
 
+/// Samples per chunk of the parallel sums. The chunks are fixed and their
+/// sums added in order, so that every sum (and so the fit) is the same bit
+/// for bit whatever the thread count.
+const SUM_CHUNK: usize = 32_768;
+
 /// The mean squared error of the predicted scores.
 fn mse(samples: &[&Sample], w: &[f64], k: f64) -> f64 {
-    samples.par_iter().map(|s| (s.result - predict(s, w, k).0).powi(2)).sum::<f64>() / samples.len() as f64
+    let chunks: Vec<f64> = samples
+        .par_chunks(SUM_CHUNK)
+        .map(|c| c.iter().map(|s| (s.result - predict(s, w, k).0).powi(2)).sum::<f64>())
+        .collect();
+    chunks.iter().sum::<f64>() / samples.len() as f64
 }
 
 /// The `K` of least squared error with weights `w` (golden-section search
@@ -514,12 +523,12 @@ fn penalty(w: &[f64], w0: &[f64], ridge: f64) -> f64 {
 
 /// The Gauss–Newton normal equations of the squared error at `w`: the
 /// upper triangle of `JᵀJ` (row-major, `n × n`) and `Jᵀr`, summed over the
-/// samples in parallel (a few large chunks, one pair of sums each).
+/// samples in parallel ([`SUM_CHUNK`]s, one pair of sums each, added in
+/// order).
 fn normal_equations(samples: &[&Sample], w: &[f64], k: f64) -> (Vec<f64>, Vec<f64>) {
     let n = w.len();
-    let chunk = samples.len().div_ceil(4 * rayon::current_num_threads()).max(1);
-    samples
-        .par_chunks(chunk)
+    let chunks: Vec<(Vec<f64>, Vec<f64>)> = samples
+        .par_chunks(SUM_CHUNK)
         .map(|chunk| {
             let (mut jtj, mut jtr) = (vec![0.0; n * n], vec![0.0; n]);
             for s in chunk {
@@ -536,14 +545,12 @@ fn normal_equations(samples: &[&Sample], w: &[f64], k: f64) -> (Vec<f64>, Vec<f6
             }
             (jtj, jtr)
         })
-        .reduce(
-            || (vec![0.0; n * n], vec![0.0; n]),
-            |(mut a, mut b), (c, d)| {
-                a.iter_mut().zip(c).for_each(|(x, y)| *x += y);
-                b.iter_mut().zip(d).for_each(|(x, y)| *x += y);
-                (a, b)
-            },
-        )
+        .collect();
+    chunks.into_iter().fold((vec![0.0; n * n], vec![0.0; n]), |(mut a, mut b), (c, d)| {
+        a.iter_mut().zip(c).for_each(|(x, y)| *x += y);
+        b.iter_mut().zip(d).for_each(|(x, y)| *x += y);
+        (a, b)
+    })
 }
 
 /// Levenberg–Marquardt on the mean squared error plus a ridge penalty
@@ -637,6 +644,30 @@ mod tests {
         let held = levenberg_marquardt(&refs, &[0.0, 0.0, 0.0], k, 1e3, 40);
         assert!(held.iter().all(|v| v.abs() < 2.0), "{held:?}");
         assert!(held.iter().zip(&w).all(|(h, w)| h.abs() < w.abs()), "{held:?} {w:?}");
+    }
+
+    /// The fit is the same bit for bit on one thread and on three.
+    #[test]
+    fn the_fit_does_not_depend_on_the_thread_count() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(86);
+        let samples: Vec<Sample> = (0..100_000)
+            .map(|_| {
+                let x: Vec<(u32, f64)> = (0..4).map(|i| (i, rng.random_range(-3.0..3.0))).collect();
+                let base = rng.random_range(-300.0..300.0);
+                Sample { result: f64::from(rng.random_range(0..=2)) / 2.0, base, x, train: true }
+            })
+            .collect();
+        let refs: Vec<&Sample> = samples.iter().collect();
+        let fit = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| (fit_k(&refs, &[0.0; 4]), levenberg_marquardt(&refs, &[0.0; 4], 1.0, 0.0, 10)))
+        };
+        let (one, three) = (fit(1), fit(3));
+        assert_eq!(one.0.to_bits(), three.0.to_bits());
+        assert_eq!(
+            one.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            three.1.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+        );
     }
 
     /// Stockfish's labels are White's expected score whoever is to move,
