@@ -52,9 +52,10 @@ const CHESS_THETAS: [f64; 6] = [0.003, 0.01, 0.02, 0.03, 0.05, 0.1];
 /// (50% in a 40-game probe), so the curve starts at 500, below it: the two
 /// curves overlap and the dial has no gap between them. Each doubling gains
 /// about 170 Elo in self-play (32,000 nodes scored 95% against 4,000), so
-/// neighbouring rungs score about 70% against each other. 64,000 nodes is
-/// about what the engine searches in 100 ms a move on one core.
-pub const KIBITZ_NODES: [f64; 8] = [500.0, 1000.0, 2000.0, 4000.0, 8000.0, 16000.0, 32000.0, 64000.0];
+/// neighbouring rungs score about 70% against each other. 128,000 nodes is
+/// about what the engine searches in 100 ms a move on one core (1.4 to 2.2
+/// million nodes a second, docs/benchmarks.md).
+pub const KIBITZ_NODES: [f64; 9] = [500.0, 1000.0, 2000.0, 4000.0, 8000.0, 16000.0, 32000.0, 64000.0, 128000.0];
 
 /// Stockfish's `UCI_Elo` levels the chess ladder is anchored to, each with
 /// the rungs it plays: the dial's own settings nearest its strength (40-game
@@ -68,15 +69,20 @@ pub const KIBITZ_NODES: [f64; 8] = [500.0, 1000.0, 2000.0, 4000.0, 8000.0, 16000
 /// says (a residual of +3 to +5 standard deviations at every level), so
 /// its games pulled the mapped scale away from the settings the dial plays:
 /// `elo:X` scored 42% against Stockfish at `UCI_Elo=X` (docs/strength.md).
-pub const STOCKFISH_LINKS: [(u32, &[&str]); 5] = [
+/// Stockfish 1800 and 2000 tie the engine's upper node rungs to the scale
+/// between 1700, 1900 and 2100: the rungs there were 100 to 200 Elo from
+/// the nearest level.
+pub const STOCKFISH_LINKS: [(u32, &[&str]); 7] = [
     (
         1350,
         &["boltzmann:depth=3,softcap=1000,theta=0.05", "boltzmann:depth=3,softcap=1000,theta=0.1", "alphabeta:depth=3"],
     ),
     (1500, &["boltzmann:depth=3,softcap=1000,theta=0.1", "alphabeta:depth=3", "kibitz:nodes=1000"]),
     (1700, &["kibitz:nodes=2000", "kibitz:nodes=4000", "kibitz:nodes=8000"]),
+    (1800, &["kibitz:nodes=8000", "kibitz:nodes=16000", "kibitz:nodes=32000"]),
     (1900, &["kibitz:nodes=8000", "kibitz:nodes=16000", "kibitz:nodes=32000"]),
-    (2100, &["kibitz:nodes=32000", "kibitz:nodes=64000"]),
+    (2000, &["kibitz:nodes=16000", "kibitz:nodes=32000", "kibitz:nodes=64000"]),
+    (2100, &["kibitz:nodes=32000", "kibitz:nodes=64000", "kibitz:nodes=128000"]),
 ];
 
 /// A ladder of Boltzmann curves at `depths` over `thetas` with the cap
