@@ -70,8 +70,9 @@ pub const KIBITZ_NODES: [f64; 9] = [500.0, 1000.0, 2000.0, 4000.0, 8000.0, 16000
 /// its games pulled the mapped scale away from the settings the dial plays:
 /// `elo:X` scored 42% against Stockfish at `UCI_Elo=X` (docs/strength.md).
 /// Stockfish 1800 and 2000 tie the engine's upper node rungs to the scale
-/// between 1700, 1900 and 2100: the rungs there were 100 to 200 Elo from
-/// the nearest level.
+/// between 1700, 1900 and 2100: with those three levels alone, 16,000
+/// nodes was about 120 Elo from the nearest, and most of the node curve's
+/// ratings came from self-play.
 pub const STOCKFISH_LINKS: [(u32, &[&str]); 7] = [
     (
         1350,
