@@ -14,7 +14,7 @@
 use std::path::PathBuf;
 
 use strength::dial::Calibration;
-use tournament::calibrate::{CalibrateConfig, CalibrateError, RANDOM_ANCHOR, calibrate};
+use tournament::calibrate::{CalibrateConfig, CalibrateError, RANDOM_ANCHOR, calibrate, fit_saved};
 use tournament::ladder::{Ladder, THETA};
 use tournament::ladder_fit::ladder_table;
 use tournament::losses::losses_table;
@@ -48,6 +48,10 @@ pub struct Args {
     /// with more pairs into the same --out to add games: those already played are kept.
     #[arg(long)]
     pub pairs: Option<usize>,
+    /// Fit the games saved in --out and print the ladder, playing none and writing nothing (no held-out
+    /// check, no loss profiles): to read a fit before its held-out matches are played.
+    #[arg(long)]
+    pub fit_only: bool,
 }
 
 /// The default master seed of `calibrate`.
@@ -76,6 +80,14 @@ pub fn run(args: Args) -> TaskResult {
         })
     });
     let config = CalibrateConfig { seed: args.seed, scale, out: out.clone(), shard: args.shard };
+    if args.fit_only {
+        let calibration = fit_saved(&setup, &ladder, &config)?;
+        println!("{}", ladder_table(&calibration));
+        for note in &calibration.notes {
+            println!("{note}\n");
+        }
+        return Ok(());
+    }
     eprintln!(
         "calibrate {}: {} rungs, {} matchups of {} pairs, cells in {}",
         args.game,

@@ -162,7 +162,7 @@ pub fn gobang() -> Ladder {
 /// ([`stockfish`], [`STOCKFISH_LINKS`]).
 pub fn chess() -> Ladder {
     let mut l = boltzmann(&[1, 2, 3], &CHESS_THETAS, "softcap=1000", 100, 150);
-    l.curves.push(Curve::over("kibitz", "nodes", &KIBITZ_NODES));
+    l.curves.push(Curve::over("kibitz", "nodes", &KIBITZ_NODES).self_play());
     if let Some(path) = stockfish() {
         l.references = STOCKFISH_LINKS
             .iter()

@@ -61,6 +61,7 @@ use serde::{Deserialize, Serialize};
 use crate::elo::Z95;
 use crate::misfit::Misfit;
 use crate::rating::davidson;
+use crate::scale_map::ScaleMap;
 use crate::spec::AgentSpec;
 
 /// An error of the dial or its calibration file.
@@ -197,6 +198,19 @@ pub struct Calibration {
     /// that predicts scores ([`Dial::expected_score`]). `None` (1) when the
     /// ratings are the fit's own, as for the small games.
     pub scale_stretch: Option<f64>,
+    /// The points `(model, published)` the map onto the reference players'
+    /// scale passes through, one per reference level, increasing: a
+    /// published rating between two of them is interpolated, beyond them
+    /// extended by [`scale_stretch`](Self::scale_stretch) (see
+    /// [`ScaleMap`]). Empty: the map is the line of slope `scale_stretch`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scale_knots: Vec<(f64, f64)>,
+    /// The self-play scale: in games between two settings of one of its
+    /// curves (one engine at two node budgets), rating differences count
+    /// `scale` times (see [`crate::rating::FitOptions::self_play_groups`]).
+    /// `None`: no curve has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub self_play: Option<SelfPlay>,
     /// How far the ratings miss the ladder's own matchups: χ², its p-value,
     /// and the model error τ (Elo, on this calibration's scale) that every
     /// prediction between two settings carries on top of the rungs'
@@ -263,6 +277,19 @@ pub struct LossProfile {
     /// How it was measured: the ground truth, which moves were scored, the
     /// games played.
     pub note: String,
+}
+
+/// The self-play scale of a calibration's curves (see
+/// [`Calibration::self_play`]).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SelfPlay {
+    /// The curves (specs without their knob, e.g. `kibitz`) whose settings
+    /// play each other with the scale.
+    pub curves: Vec<String>,
+    /// The scale `k`.
+    pub scale: f64,
+    /// Its 95% interval (profile likelihood).
+    pub interval: (f64, f64),
 }
 
 /// One ladder matchup: the score the ratings predict for it and the score
@@ -342,6 +369,28 @@ impl Calibration {
             Some(s) if s.is_finite() && s > 0.0 => Ok(s),
             Some(s) => Err(DialError::Invalid(format!("scale_stretch must be finite and positive, got {s}"))),
         }
+    }
+
+    /// The map between the rating model's units and the calibration's
+    /// scale: through its [`scale_knots`](Self::scale_knots) with slope
+    /// [`stretch`](Self::stretch) beyond them; an error if they are not
+    /// increasing or the stretch is not positive.
+    ///
+    /// ```
+    /// # use strength::dial::Calibration;
+    /// let mut cal = Calibration::default();
+    /// cal.scale_stretch = Some(0.5);
+    /// cal.scale_knots = vec![(0.0, 1300.0), (400.0, 1500.0), (600.0, 1700.0)];
+    /// let map = cal.scale_map()?;
+    /// // 100 published Elo are 200 model Elo below 1500, and 100 above it.
+    /// assert_eq!(map.to_model(1500.0) - map.to_model(1400.0), 200.0);
+    /// assert_eq!(map.to_model(1600.0) - map.to_model(1500.0), 100.0);
+    /// cal.scale_knots.swap(0, 1);
+    /// assert!(cal.scale_map().is_err());
+    /// # Ok::<(), strength::dial::DialError>(())
+    /// ```
+    pub fn scale_map(&self) -> Result<ScaleMap, DialError> {
+        ScaleMap::through(self.scale_knots.clone(), self.stretch()?).map_err(|e| DialError::Invalid(e.to_string()))
     }
 
     /// Parses a calibration file's JSON.
@@ -448,13 +497,22 @@ pub struct DialPrediction {
 pub struct Dial {
     calibration: Calibration,
     curves: Vec<Curve>,
+    map: ScaleMap,
 }
 
 impl Dial {
     /// A dial over `calibration`'s curves. Errors if no curve has a rung
     /// besides random play, or a rung is malformed.
     pub fn new(calibration: Calibration) -> Result<Self, DialError> {
-        calibration.stretch()?;
+        let map = calibration.scale_map()?;
+        if let Some(k) = &calibration.self_play
+            && !(k.scale.is_finite() && k.scale > 0.0)
+        {
+            return Err(DialError::Invalid(format!(
+                "the self-play scale must be finite and positive, got {}",
+                k.scale
+            )));
+        }
         let anchor = calibration.rungs.iter().find(|r| r.spec == "random").map(|r| r.rating);
         let mut names: Vec<&str> = Vec::new();
         for r in &calibration.rungs {
@@ -515,7 +573,7 @@ impl Dial {
         if curves.is_empty() {
             return Err(DialError::Invalid("no curve of settings to interpolate".into()));
         }
-        Ok(Dial { calibration, curves })
+        Ok(Dial { calibration, curves, map })
     }
 
     /// The calibration it reads.
@@ -551,13 +609,68 @@ impl Dial {
     /// # Ok::<(), strength::dial::DialError>(())
     /// ```
     pub fn expected_score(&self, a: f64, b: f64) -> f64 {
-        davidson((a - b) / self.stretch(), self.calibration.draw_nu.unwrap_or(0.0)).score
+        davidson(self.model_difference(a, b), self.calibration.draw_nu.unwrap_or(0.0)).score
     }
 
     /// Elo on the calibration's scale per Elo of the rating model (1 unless
-    /// the scale was mapped onto reference players).
+    /// the scale was mapped onto reference players; through
+    /// [knots](Calibration::scale_knots), the slope beyond them).
     pub fn stretch(&self) -> f64 {
         self.calibration.scale_stretch.unwrap_or(1.0)
+    }
+
+    /// The map between the rating model's units and the dial's scale
+    /// ([`Calibration::scale_map`]).
+    pub fn scale_map(&self) -> &ScaleMap {
+        &self.map
+    }
+
+    /// How many times the model's rating difference counts between the
+    /// settings at `a` and `b`: the [self-play scale](Calibration::self_play)
+    /// when one of its curves plays both, else 1.
+    ///
+    /// ```
+    /// # use strength::dial::{Calibration, Dial, Rung, SelfPlay};
+    /// let rung = |spec: &str, curve: &str, theta: f64, rating: f64| Rung {
+    ///     spec: spec.into(), curve: Some(curve.into()), theta: Some(theta),
+    ///     rating, low: rating - 20.0, high: rating + 20.0, games: 400,
+    /// };
+    /// let mut cal = Calibration {
+    ///     rungs: vec![
+    ///         Rung { curve: None, theta: None, low: 0.0, high: 0.0, ..rung("random", "", 0.0, 0.0) },
+    ///         rung("boltzmann:depth=1,theta=1", "boltzmann:depth=1", 1.0, 300.0),
+    ///         rung("alphabeta:depth=1", "boltzmann:depth=1", f64::INFINITY, 500.0),
+    ///         rung("kibitz:nodes=1000", "kibitz", 1000.0, 450.0),
+    ///         rung("kibitz:nodes=2000", "kibitz", 2000.0, 600.0),
+    ///         rung("kibitz:nodes=4000", "kibitz", 4000.0, 700.0),
+    ///     ],
+    ///     partial_curves: vec!["kibitz".into()],
+    ///     self_play: Some(SelfPlay { curves: vec!["kibitz".into()], scale: 2.0, interval: (1.8, 2.2) }),
+    ///     ..Calibration::default()
+    /// };
+    /// cal.curve_knobs.insert("kibitz".into(), "nodes".into());
+    /// let dial = Dial::new(cal)?;
+    /// assert_eq!(dial.self_play_scale(550.0, 650.0), 2.0); // two node budgets
+    /// assert_eq!(dial.self_play_scale(400.0, 650.0), 1.0); // a Boltzmann player and a budget
+    /// // 100 Elo between two budgets score as 200 would between others.
+    /// assert_eq!(dial.expected_score(650.0, 550.0), dial.expected_score(600.0, 400.0));
+    /// # Ok::<(), strength::dial::DialError>(())
+    /// ```
+    pub fn self_play_scale(&self, a: f64, b: f64) -> f64 {
+        let Some(k) = &self.calibration.self_play else {
+            return 1.0;
+        };
+        match (self.serving(a), self.serving(b)) {
+            (Ok(x), Ok(y)) if std::ptr::eq(x, y) && k.curves.iter().any(|c| *c == x.base.to_string()) => k.scale,
+            _ => 1.0,
+        }
+    }
+
+    /// The model's rating difference between the settings at `a` and `b`,
+    /// as it acts in their games: through the [scale map](Self::scale_map),
+    /// times the [self-play scale](Self::self_play_scale).
+    fn model_difference(&self, a: f64, b: f64) -> f64 {
+        (self.map.to_model(a) - self.map.to_model(b)) * self.self_play_scale(a, b)
     }
 
     /// A's expected score per game as `elo:a` against `elo:b`, with the
@@ -616,12 +729,14 @@ impl Dial {
         if games == 0 {
             return Err(DialError::Invalid("a prediction needs a match of at least one game".into()));
         }
-        // Everything in the rating model's units (see `scale_stretch`).
-        let stretch = self.stretch();
+        // Everything in the rating model's units (see `scale_map`), as the
+        // difference acts in the two settings' games (the self-play scale).
         let nu = self.calibration.draw_nu.unwrap_or(0.0);
-        let tau = self.calibration.misfit.map_or(0.0, |m| m.model_error) / stretch;
-        let rating_var = (self.rating_se(a).powi(2) + self.rating_se(b).powi(2)) / (stretch * stretch);
-        let diff = (a - b) / stretch;
+        let tau = self.calibration.misfit.map_or(0.0, |m| m.model_error) / self.stretch();
+        let k = self.self_play_scale(a, b);
+        let in_model = |elo: f64| self.rating_se(elo) / self.map.slope_at(elo);
+        let rating_var = k * k * (in_model(a).powi(2) + in_model(b).powi(2));
+        let diff = self.model_difference(a, b);
         let slope = (davidson(diff + 1.0, nu).score - davidson(diff - 1.0, nu).score) / 2.0;
         let sampling_var = davidson(diff, nu).game_variance() / games as f64 / (slope * slope);
         let interval = |var: f64| {
@@ -663,6 +778,11 @@ impl Dial {
     /// The setting playing at `elo`: on the first curve (in calibration
     /// order, the cheapest first) whose range covers it, θ interpolated.
     pub fn setting(&self, elo: f64) -> Result<AgentSpec, DialError> {
+        Ok(self.serving(elo)?.setting(elo))
+    }
+
+    /// The curve whose setting plays at `elo` (see [`setting`](Self::setting)).
+    fn serving(&self, elo: f64) -> Result<&Curve, DialError> {
         let (low, high) = self.range();
         if !elo.is_finite() || elo < low || elo > high {
             return Err(DialError::OutOfRange { elo, low, high });
@@ -684,7 +804,7 @@ impl Dial {
             let gap = self.gaps().into_iter().find(|g| g.0 < elo && elo < g.1).unwrap_or((low, high));
             return Err(DialError::Gap { elo, low: gap.0, high: gap.1 });
         };
-        Ok(curve.setting(elo))
+        Ok(curve)
     }
 
     /// The ratings inside [`range`](Self::range) that no curve plays, as

@@ -4,7 +4,8 @@
 //!   ([`rating`]), pentanomial statistics of paired games ([`pentanomial`]),
 //!   the sequential probability ratio test ([`sprt`]), and the logistic Elo
 //!   scale they share ([`elo`]); how far fitted ratings miss their own
-//!   results, and the model error that follows ([`misfit`]).
+//!   results, and the model error that follows ([`misfit`]); the map of a
+//!   fit's ratings onto a published scale ([`scale_map`]).
 //! - Agents written as text ([`spec`]): `random`, `alphabeta:depth=6`,
 //!   `boltzmann:depth=3,theta=2`, `elo:1500`..., built for any game with an
 //!   evaluator.
@@ -34,5 +35,6 @@ pub mod paired;
 pub mod pairing;
 pub mod pentanomial;
 pub mod rating;
+pub mod scale_map;
 pub mod spec;
 pub mod sprt;

@@ -120,7 +120,7 @@ pub fn residuals(ratings: &Ratings, pairs: &[PairResult]) -> Result<Vec<Residual
         .iter()
         .filter(|p| p.games() > 0.0)
         .map(|p| {
-            let diff = ratings.rating(p.a) - ratings.rating(p.b);
+            let diff = ratings.effective_difference(p.a, p.b);
             let predicted = davidson(diff, nu);
             Residual {
                 a: p.a,
@@ -169,7 +169,9 @@ pub fn misfit(ratings: &Ratings, pairs: &[PairResult]) -> Result<Misfit, MisfitE
         residuals(ratings, pairs)?.iter().map(|r| ((r.observed - r.predicted).powi(2), r.variance, r.slope)).collect();
     // The ratings not fixed by an anchor. ν shapes the draw rate, hardly
     // the expected score, so it takes no degree of freedom from the scores.
-    let parameters = ratings.players().iter().filter(|p| !p.anchored).count();
+    // A fitted self-play scale takes one.
+    let parameters = ratings.players().iter().filter(|p| !p.anchored).count()
+        + usize::from(ratings.self_play_scale().is_some_and(|k| k.fitted));
     if terms.len() <= parameters {
         return Err(MisfitError::NoDegreesOfFreedom { matchups: terms.len(), parameters });
     }

@@ -409,6 +409,18 @@ pub struct FitOptions {
     bootstrap: Option<(usize, u64)>,
     confidence: f64,
     max_iterations: usize,
+    #[serde(default)]
+    self_play: Option<SelfPlayGroups>,
+}
+
+/// Players that are one program at several strengths, and the scale of
+/// their games among themselves (see [`FitOptions::self_play_groups`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct SelfPlayGroups {
+    /// Each player's group, `None` for a player in none.
+    groups: Vec<Option<u32>>,
+    /// The scale, or `None` to fit it.
+    scale: Option<f64>,
 }
 
 impl Default for FitOptions {
@@ -420,6 +432,7 @@ impl Default for FitOptions {
             bootstrap: None,
             confidence: 0.95,
             max_iterations: 200,
+            self_play: None,
         }
     }
 }
@@ -477,6 +490,73 @@ impl FitOptions {
         self.max_iterations = iterations;
         self
     }
+
+    /// Groups of players that are one program at several strengths (an
+    /// engine at several node budgets): `groups[i]` is player `i`'s group,
+    /// `None` for a player in none. In a game between two players of one
+    /// group the rating difference counts `k` times: such games magnify
+    /// the difference a budget makes (a program finds the moves its weaker
+    /// self misses more surely than another opponent's), so that ratings
+    /// fitted to them alone would overstate it against everyone else. The
+    /// ratings stay on the scale of the other games; the *self-play scale*
+    /// `k` is fitted by maximum likelihood (its profile) with the ratings,
+    /// unless [fixed](Self::fixed_self_play_scale), and the games between
+    /// members of a group must then exist to fit it. See
+    /// [`Ratings::self_play_scale`].
+    ///
+    /// ```
+    /// use strength::rating::{FitOptions, PairResult, fit};
+    ///
+    /// // Player 0 is another program; 1 and 2 one engine at two budgets.
+    /// // Against player 0 they are 100 and 200 Elo above it, but 2 beats 1
+    /// // as if by 200.
+    /// let counts = |d: f64| {
+    ///     let p = 1.0 / (1.0 + 10f64.powf(-d / 400.0));
+    ///     (1000.0 * p, 1000.0 * (1.0 - p))
+    /// };
+    /// let ((a, b), (c, d), (e, f)) = (counts(100.0), counts(200.0), counts(200.0));
+    /// let pairs = [
+    ///     PairResult::new(1, 0, a, 0.0, b),
+    ///     PairResult::new(2, 0, c, 0.0, d),
+    ///     PairResult::new(2, 1, e, 0.0, f),
+    /// ];
+    /// let r = fit(3, &pairs, &FitOptions::new().self_play_groups(vec![None, Some(0), Some(0)]))?;
+    /// let k = r.self_play_scale().unwrap();
+    /// assert!((k.scale - 2.0).abs() < 1e-3);
+    /// assert!((r.rating(2) - r.rating(1) - 100.0).abs() < 0.5);
+    /// // The prediction between the two uses the scale.
+    /// assert!((r.predict(2, 1).score - c / 1000.0).abs() < 1e-4);
+    /// # Ok::<(), strength::rating::RatingError>(())
+    /// ```
+    #[must_use]
+    pub fn self_play_groups(mut self, groups: Vec<Option<u32>>) -> Self {
+        let scale = self.self_play.take().and_then(|s| s.scale);
+        self.self_play = Some(SelfPlayGroups { groups, scale });
+        self
+    }
+
+    /// Uses this self-play scale (> 0) for the
+    /// [groups](Self::self_play_groups) instead of fitting it.
+    #[must_use]
+    pub fn fixed_self_play_scale(mut self, scale: f64) -> Self {
+        let groups = self.self_play.take().map(|s| s.groups).unwrap_or_default();
+        self.self_play = Some(SelfPlayGroups { groups, scale: Some(scale) });
+        self
+    }
+}
+
+/// The self-play scale of a fit: in a game between two players of one
+/// [self-play group](FitOptions::self_play_groups), rating differences
+/// count `scale` times.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SelfPlayScale {
+    /// The scale `k`.
+    pub scale: f64,
+    /// Its interval at the fit's confidence level, from the profile
+    /// likelihood (the point itself when the scale was fixed).
+    pub interval: (f64, f64),
+    /// Whether it was fitted (a parameter of the fit) or fixed.
+    pub fitted: bool,
 }
 
 /// One player's fitted rating.
@@ -610,6 +690,12 @@ pub struct Ratings {
     log_likelihood: f64,
     iterations: usize,
     bootstrap_failures: Option<usize>,
+    /// Each player's self-play group (empty without groups).
+    #[serde(default)]
+    self_play_groups: Vec<Option<u32>>,
+    /// The self-play scale (`None` without groups).
+    #[serde(default)]
+    self_play: Option<SelfPlayScale>,
 }
 
 impl Ratings {
@@ -676,6 +762,28 @@ impl Ratings {
         self.bootstrap_failures
     }
 
+    /// The self-play scale, when the fit had
+    /// [self-play groups](FitOptions::self_play_groups).
+    pub fn self_play_scale(&self) -> Option<SelfPlayScale> {
+        self.self_play
+    }
+
+    /// How many times a rating difference counts in a game between `a` and
+    /// `b`: the [self-play scale](Self::self_play_scale) when both are in
+    /// one self-play group, else 1.
+    pub fn pair_scale(&self, a: usize, b: usize) -> f64 {
+        match (self.self_play, self.self_play_groups.get(a), self.self_play_groups.get(b)) {
+            (Some(k), Some(Some(x)), Some(Some(y))) if x == y => k.scale,
+            _ => 1.0,
+        }
+    }
+
+    /// The rating difference `r_a − r_b` as it acts in a game between them:
+    /// times the [pair's scale](Self::pair_scale).
+    pub fn effective_difference(&self, a: usize, b: usize) -> f64 {
+        (self.rating(a) - self.rating(b)) * self.pair_scale(a, b)
+    }
+
     fn cov_params(&self, i: Option<usize>, j: Option<usize>) -> f64 {
         match (i, j) {
             (Some(i), Some(j)) => self.cov[i * self.dim + j],
@@ -704,9 +812,9 @@ impl Ratings {
     }
 
     /// The outcome probabilities of a game between `a` and `b`, from `a`'s
-    /// side.
+    /// side (the [effective difference](Self::effective_difference)).
     pub fn predict(&self, a: usize, b: usize) -> Prediction {
-        davidson(self.rating(a) - self.rating(b), self.nu)
+        davidson(self.effective_difference(a, b), self.nu)
     }
 
     /// The predicted mean score of `a` over a future match of `games` games
@@ -720,7 +828,11 @@ impl Ratings {
         let m = [p.win + 0.5 * p.draw, p.loss + 0.5 * p.draw, p.draw];
         let c_a = [1.0, 0.0, 0.0];
         let c_d = [0.5, 0.5, 1.0];
-        let grad: Vec<f64> = (0..3).map(|x| p.win * (c_a[x] - m[x]) + 0.5 * p.draw * (c_d[x] - m[x])).collect();
+        // The ratings act through the pair's scale, ν directly.
+        let k = self.pair_scale(a, b);
+        let chain = [k, k, 1.0];
+        let grad: Vec<f64> =
+            (0..3).map(|x| chain[x] * (p.win * (c_a[x] - m[x]) + 0.5 * p.draw * (c_d[x] - m[x]))).collect();
         let idx = [self.param[a], self.param[b], self.nu_param];
         let mut var = 0.0;
         for x in 0..3 {
@@ -758,6 +870,10 @@ struct Problem {
     /// Parameter index of each free player.
     param: Vec<Option<usize>>,
     free: usize,
+    /// Each player's self-play group (all `None` without groups).
+    group: Vec<Option<u32>>,
+    /// The self-play scale of games within a group.
+    scale: f64,
 }
 
 /// How ν is handled in a fit.
@@ -823,6 +939,10 @@ fn fit_results(results: &Results, options: &FitOptions) -> Result<Ratings, Ratin
     problem.check_existence()?;
     let nu = problem.nu_mode(options.fixed_nu)?;
     let z = two_sided_z(options.confidence);
+    let (problem, self_play) = match &options.self_play {
+        None => (problem, None),
+        Some(sp) => self_play_scale(problem, sp, nu, z, options.max_iterations)?,
+    };
     let fitted = problem.solve(nu, None, options.max_iterations)?;
 
     // Bootstrap.
@@ -840,7 +960,8 @@ fn fit_results(results: &Results, options: &FitOptions) -> Result<Ratings, Ratin
         for _ in 0..replicates {
             let resampled: Vec<(usize, usize, [f64; 3])> =
                 real.iter().map(|&(i, j, c)| (i, j, resample(&mut rng, c))).collect();
-            let p = Problem::new(n, problem.fixed.clone(), with_virtual_draws(&resampled, options.virtual_draws));
+            let p = Problem::new(n, problem.fixed.clone(), with_virtual_draws(&resampled, options.virtual_draws))
+                .with_self_play(&problem.group, problem.scale);
             let replicate = p
                 .check_existence()
                 .and_then(|()| p.nu_mode(options.fixed_nu))
@@ -909,7 +1030,98 @@ fn fit_results(results: &Results, options: &FitOptions) -> Result<Ratings, Ratin
         log_likelihood: fitted.log_likelihood,
         iterations: fitted.iterations,
         bootstrap_failures,
+        self_play_groups: if self_play.is_some() { problem.group.clone() } else { Vec::new() },
+        self_play,
     })
+}
+
+/// The range of ln k searched for the self-play scale `k` (1/64 to 64).
+const LN_SCALE_RANGE: f64 = 4.158_883_083_359_672; // ln 64
+
+/// `problem` with its self-play groups at their scale: the fixed one, or
+/// the maximum of the profile likelihood over ln k (a grid, then a
+/// golden-section search around its best point), with the interval where
+/// the profile stays within `z²/2` of its maximum (the likelihood-ratio
+/// interval at the confidence level of `z`).
+fn self_play_scale(
+    problem: Problem,
+    sp: &SelfPlayGroups,
+    nu: Nu,
+    z: f64,
+    max_iterations: usize,
+) -> Result<(Problem, Option<SelfPlayScale>), RatingError> {
+    if sp.groups.len() != problem.n {
+        return Err(RatingError::InvalidOption(format!(
+            "self-play groups name {} players, the results {}",
+            sp.groups.len(),
+            problem.n
+        )));
+    }
+    let problem = problem.with_self_play(&sp.groups, 1.0);
+    if let Some(k) = sp.scale {
+        if !(k.is_finite() && k > 0.0) {
+            return Err(RatingError::InvalidOption(format!(
+                "a fixed self-play scale must be finite and positive, got {k}"
+            )));
+        }
+        let interval = (k, k);
+        return Ok((problem.with_self_play(&sp.groups, k), Some(SelfPlayScale { scale: k, interval, fitted: false })));
+    }
+    if !problem.has_self_play() {
+        return Err(RatingError::InvalidOption(
+            "no game between two players of one self-play group: the self-play scale cannot be fitted".into(),
+        ));
+    }
+    let profile = |ln_k: f64| -> Result<f64, RatingError> {
+        Ok(problem.clone().with_self_play(&sp.groups, ln_k.exp()).solve(nu, None, max_iterations)?.log_likelihood)
+    };
+    // A grid at steps of half a doubling, then golden sections between the
+    // best point's neighbours.
+    let steps = 24;
+    let grid: Vec<f64> =
+        (0..=steps).map(|i| -LN_SCALE_RANGE + 2.0 * LN_SCALE_RANGE * i as f64 / steps as f64).collect();
+    let values = grid.iter().map(|&x| profile(x)).collect::<Result<Vec<f64>, _>>()?;
+    let best = (0..values.len()).max_by(|&a, &b| values[a].total_cmp(&values[b])).expect("a grid");
+    let (mut lo, mut hi) = (grid[best.saturating_sub(1)], grid[(best + 1).min(steps)]);
+    let ratio = 0.5 * (5f64.sqrt() - 1.0);
+    let (mut c, mut d) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
+    let (mut fc, mut fd) = (profile(c)?, profile(d)?);
+    for _ in 0..60 {
+        if fc > fd {
+            hi = d;
+            (d, fd) = (c, fc);
+            c = hi - ratio * (hi - lo);
+            fc = profile(c)?;
+        } else {
+            lo = c;
+            (c, fc) = (d, fd);
+            d = lo + ratio * (hi - lo);
+            fd = profile(d)?;
+        }
+    }
+    let ln_k = 0.5 * (lo + hi);
+    let top = profile(ln_k)?;
+    // The interval's ends: where the profile falls z²/2 below its top
+    // (bisection; an end of the searched range when it never does).
+    let drop = 0.5 * z * z;
+    let end = |towards: f64| -> Result<f64, RatingError> {
+        if profile(towards)? > top - drop {
+            return Ok(towards);
+        }
+        let (mut inside, mut outside) = (ln_k, towards);
+        for _ in 0..50 {
+            let mid = 0.5 * (inside + outside);
+            if profile(mid)? > top - drop {
+                inside = mid;
+            } else {
+                outside = mid;
+            }
+        }
+        Ok(0.5 * (inside + outside))
+    };
+    let interval = (end(-LN_SCALE_RANGE)?.exp(), end(LN_SCALE_RANGE)?.exp());
+    let scale = ln_k.exp();
+    Ok((problem.with_self_play(&sp.groups, scale), Some(SelfPlayScale { scale, interval, fitted: true })))
 }
 
 fn with_virtual_draws(pairs: &[(usize, usize, [f64; 3])], draws: f64) -> Vec<(usize, usize, [f64; 3])> {
@@ -960,7 +1172,27 @@ impl Problem {
                 free += 1;
             }
         }
-        Problem { n, pairs, fixed, param, free }
+        Problem { n, pairs, fixed, param, free, group: vec![None; n], scale: 1.0 }
+    }
+
+    /// The same problem with self-play `groups` at `scale`.
+    fn with_self_play(mut self, groups: &[Option<u32>], scale: f64) -> Self {
+        self.group = groups.to_vec();
+        self.scale = scale;
+        self
+    }
+
+    /// The scale of the rating difference in a game between `i` and `j`.
+    fn pair_scale(&self, i: usize, j: usize) -> f64 {
+        match (self.group[i], self.group[j]) {
+            (Some(x), Some(y)) if x == y => self.scale,
+            _ => 1.0,
+        }
+    }
+
+    /// Whether some game was played between two players of one group.
+    fn has_self_play(&self) -> bool {
+        self.pairs.iter().any(|&(i, j, _)| matches!((self.group[i], self.group[j]), (Some(x), Some(y)) if x == y))
     }
 
     /// Connectivity to an anchor, and finiteness of every free rating.
@@ -1049,7 +1281,8 @@ impl Problem {
             h.fill(0.0);
         }
         for &(i, j, [w, d, l]) in &self.pairs {
-            let (u, v) = (theta[i], theta[j]);
+            let k = self.pair_scale(i, j);
+            let (u, v) = (k * theta[i], k * theta[j]);
             let n = w + d + l;
             let c = ln_nu + 0.5 * (u + v); // −∞ when ν = 0
             let m = u.max(v).max(c);
@@ -1074,12 +1307,14 @@ impl Problem {
             ];
             let observed = [w + 0.5 * d, l + 0.5 * d, d];
             let idx = [self.param[i], self.param[j], nu_index];
+            // The ratings act through the pair's scale, ln ν directly.
+            let chain = [k, k, 1.0];
             for x in 0..3 {
                 let Some(px) = idx[x] else { continue };
-                g[px] += observed[x] - n * mean[x];
+                g[px] += chain[x] * (observed[x] - n * mean[x]);
                 for y in 0..3 {
                     let Some(py) = idx[y] else { continue };
-                    h[px * dim + py] += n * (second[x][y] - mean[x] * mean[y]);
+                    h[px * dim + py] += chain[x] * chain[y] * n * (second[x][y] - mean[x] * mean[y]);
                 }
             }
         }

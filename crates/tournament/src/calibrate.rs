@@ -16,8 +16,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use search_core::rng::derive_seed;
-use strength::dial::{Calibration, Dial, DialError, HeldOut, Rung};
+use strength::dial::{Calibration, Dial, DialError, HeldOut, Rung, SelfPlay};
 use strength::pairing::PairOutcome;
+use strength::scale_map::ScaleMap;
 
 use crate::TournamentError;
 use crate::ladder::Ladder;
@@ -219,35 +220,105 @@ pub fn calibrate(
     }
     let jobs: Vec<&dyn Job> = matches.jobs.iter().map(|j| j as &dyn Job).collect();
     run_cells(&jobs, &run, observer)?;
-    let (results, missing) = matches.results(&run.out, run.key);
+    let mut calibration = fit_matches(setup.name(), ladder, &matches, config)?;
+    observer.note(&format!("{}: held-out check, {HELD_OUT_MATCHES} matches", setup.name()));
+    calibration.held_out =
+        held_out(setup, &calibration, &run, ladder.held_out_pairs, &matches.openings.list, observer)?;
+    Ok(calibration)
+}
+
+/// Fits the calibration of `ladder` from the games saved in `config.out`,
+/// playing none: the ratings, the self-play scale of its
+/// [self-play curves](crate::ladder::Curve::self_play), and the map onto
+/// its reference players' scale. The held-out check and the loss profiles
+/// are left empty. For trying another fit, or reading a ladder before its
+/// held-out matches are played.
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// use games_small::{TicTacToe, TicTacToeEval};
+/// use tournament::calibrate::{CalibrateConfig, CalibrateError, calibrate, fit_saved};
+/// use tournament::ladder::Ladder;
+/// use tournament::{Setup, matches::AnySetup};
+///
+/// let setup: Arc<dyn AnySetup> = Arc::new(
+///     Setup::standard("tictactoe", TicTacToe::default(), TicTacToeEval::default())
+///         .with_opening_plies(1)
+///         .with_max_plies(9)
+///         .with_pairs_per_cell(10),
+/// );
+/// let ladder = Ladder::boltzmann(&[9], &[0.5, 2.0, 8.0], "cap=1").with_pairs(10).with_held_out_pairs(5);
+/// let dir = std::env::temp_dir().join(format!("tournament-doc-fit-saved-{}", std::process::id()));
+/// let config = CalibrateConfig::new(7, &dir);
+/// // Nothing saved yet: every cell is missing.
+/// assert!(matches!(fit_saved(&setup, &ladder, &config), Err(CalibrateError::Incomplete { .. })));
+/// let played = calibrate(&setup, &ladder, &config, &())?;
+/// let refitted = fit_saved(&setup, &ladder, &config)?;
+/// assert_eq!(refitted.rungs, played.rungs);
+/// assert!(refitted.held_out.is_empty());
+/// # std::fs::remove_dir_all(&dir).ok();
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn fit_saved(
+    setup: &Arc<dyn AnySetup>,
+    ladder: &Ladder,
+    config: &CalibrateConfig,
+) -> Result<Calibration, CalibrateError> {
+    let matches = LadderMatches::new(setup, ladder, config.seed)?;
+    fit_matches(setup.name(), ladder, &matches, config)
+}
+
+/// The calibration of `matches`' saved games (see [`fit_saved`]).
+fn fit_matches(
+    game: &str,
+    ladder: &Ladder,
+    matches: &LadderMatches,
+    config: &CalibrateConfig,
+) -> Result<Calibration, CalibrateError> {
+    let (results, missing) = matches.results(&config.out, config.run().key);
     if missing > 0 {
-        return Err(CalibrateError::Incomplete { missing, out: run.out });
+        return Err(CalibrateError::Incomplete { missing, out: config.out.clone() });
     }
-    let LadderFit { mut rated, nu, mut misfit, residuals, virtual_draws } = fit_ladder(&matches.rungs, &results)?;
+    let LadderFit { mut rated, nu, mut misfit, residuals, virtual_draws, self_play } =
+        fit_ladder(&matches.rungs, &results, ladder.self_play_groups(&matches.rungs))?;
     let mapping = map_onto_references(ladder, &mut rated);
-    let mut calibration = calibration_of(setup.name(), ladder, &rated, &results, config);
+    let mut calibration = calibration_of(game, ladder, &rated, &results, config);
+    if let Some(k) = self_play {
+        calibration.notes.push(format!(
+            "Games between two settings of {} were fitted with a self-play scale: their rating difference counts \
+             {:.2} times (95% interval {:.2} .. {:.2}), so that the ratings are those the games against every other \
+             player show.",
+            ladder.self_play_curves().join(", "),
+            k.scale,
+            k.interval.0,
+            k.interval.1
+        ));
+        calibration.self_play =
+            Some(SelfPlay { curves: ladder.self_play_curves(), scale: k.scale, interval: k.interval });
+    }
     if let Some(v) = virtual_draws {
         calibration.notes.push(format!(
             "A rung won or lost every game it played, so its rating was unbounded: the fit added {v} virtual \
              draws to every matchup (too few games for a calibration)."
         ));
     }
-    if let Some((note, stretch)) = mapping {
+    if let Some((note, map)) = mapping {
         // The model error is a spread of rating differences: it stretches
-        // with the scale.
+        // with the scale (its slope beyond the knots, which
+        // `Dial::predict` divides by again).
+        let stretch = map.slope();
         if let Some(m) = misfit.as_mut() {
             m.model_error *= stretch;
         }
         calibration.scale_stretch = Some(stretch);
+        calibration.scale_knots = map.knots().to_vec();
         calibration.anchor = ladder.reference_scale.clone().unwrap_or_else(|| "reference players".into());
         calibration.notes.push(note);
     }
     calibration.draw_nu = Some(nu);
     calibration.misfit = misfit;
     calibration.residuals = residuals;
-    observer.note(&format!("{}: held-out check, {HELD_OUT_MATCHES} matches", setup.name()));
-    calibration.held_out =
-        held_out(setup, &calibration, &run, ladder.held_out_pairs, &matches.openings.list, observer)?;
     Ok(calibration)
 }
 
@@ -323,12 +394,14 @@ pub fn held_out(
     Ok(out)
 }
 
-/// Maps the fitted ratings onto the reference players' published scale:
-/// the least-squares line `published = a + b · fitted` through the
-/// references (an offset alone with fewer than three), applied to every
-/// rung. Returns a note saying what was done and the slope `b`, or `None`
-/// without references.
-fn map_onto_references(ladder: &Ladder, rated: &mut [RatedRung]) -> Option<(String, f64)> {
+/// Maps the fitted ratings onto the reference players' published scale,
+/// applied to every rung: through each reference at its published rating
+/// (linear between them, see [`ScaleMap`]), and beyond the outer ones
+/// along the slope `b` of the least-squares line `published = a + b ·
+/// fitted` through them (an offset alone, `b` = 1, with fewer than three).
+/// Returns a note saying what was done and the map, or `None` without
+/// references.
+fn map_onto_references(ladder: &Ladder, rated: &mut [RatedRung]) -> Option<(String, ScaleMap)> {
     let pts: Vec<(f64, f64)> = ladder
         .references
         .iter()
@@ -343,19 +416,23 @@ fn map_onto_references(ladder: &Ladder, rated: &mut [RatedRung]) -> Option<(Stri
     let sxy: f64 = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
     let b = if pts.len() >= 3 && sxx > 0.0 && sxy > 0.0 { sxy / sxx } else { 1.0 };
     let a = my - b * mx;
+    // One reference: the line (an offset) is the map.
+    let knots = if pts.len() >= 2 { ScaleMap::monotone_knots(&pts) } else { vec![(mx, my)] };
+    let map = ScaleMap::through(knots, b).expect("pooled knots increase, and the slope is positive");
     for r in rated.iter_mut() {
-        r.rating = a + b * r.rating;
-        r.low = a + b * r.low;
-        r.high = a + b * r.high;
+        r.rating = map.to_published(r.rating);
+        r.low = map.to_published(r.low);
+        r.high = map.to_published(r.high);
     }
     let residuals: Vec<String> = pts.iter().map(|&(x, y)| format!("{y:.0}: {:+.0}", a + b * x - y)).collect();
     let scale = ladder.reference_scale.as_deref().unwrap_or("the reference players' scale");
     let note = format!(
-        "Anchored to {scale}: the fitted scale (random = 0) mapped by Elo = {a:.1} + {b:.3} × fitted, \
-         the least-squares line through the reference players; residuals at each level (mapped − nominal): {}.",
+        "Anchored to {scale}: the fitted scale (random = 0) mapped through each reference level (its fitted rating \
+         onto its published one, linearly between levels), and beyond the outer levels along the least-squares \
+         line through them, Elo = {a:.1} + {b:.3} × fitted; that line's residuals at each level (line − nominal): {}.",
         residuals.join(", ")
     );
-    Some((note, b))
+    Some((note, map))
 }
 
 /// The calibration of the fitted `rated` rungs, without its fit statistics
@@ -397,6 +474,8 @@ fn calibration_of(
         code_version: format!("calibrate ladder v{LADDER_VERSION}, strength {}", env!("CARGO_PKG_VERSION")),
         draw_nu: None,
         scale_stretch: None,
+        scale_knots: Vec::new(),
+        self_play: None,
         misfit: None,
         residuals: Vec::new(),
         held_out: Vec::new(),
@@ -405,5 +484,60 @@ fn calibration_of(
             "Ratings: maximum likelihood over every matchup's games, draws modelled; intervals 95%.".into(),
             "Each matchup: paired games from shared balanced random openings, colours swapped.".into(),
         ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ladder::Reference;
+
+    fn rung(spec: &str, rating: f64) -> RatedRung {
+        RatedRung { spec: spec.into(), rating, low: rating - 30.0, high: rating + 30.0, games: 100 }
+    }
+
+    #[test]
+    fn the_map_passes_through_every_reference_level() {
+        let mut ladder = Ladder::boltzmann(&[1], &[0.1], "");
+        ladder.references = [("sf1350", 1350.0), ("sf1500", 1500.0), ("sf1700", 1700.0), ("sf2000", 2000.0)]
+            .iter()
+            .map(|&(spec, elo)| Reference { spec: spec.into(), elo, links: Vec::new() })
+            .collect();
+        // Fitted ratings (random = 0) whose steps differ from the levels'.
+        let mut rated = vec![
+            rung("random", 0.0),
+            rung("sf1350", 2000.0),
+            rung("x", 2100.0),
+            rung("sf1500", 2200.0),
+            rung("sf1700", 2800.0),
+            rung("sf2000", 3300.0),
+            rung("top", 3500.0),
+        ];
+        let (note, map) = map_onto_references(&ladder, &mut rated).unwrap();
+        for (spec, elo) in [("sf1350", 1350.0), ("sf1500", 1500.0), ("sf1700", 1700.0), ("sf2000", 2000.0)] {
+            let r = rated.iter().find(|r| r.spec == spec).unwrap();
+            assert!((r.rating - elo).abs() < 1e-9, "{spec}: {}", r.rating);
+        }
+        // Between two levels, linearly; beyond them, the least-squares slope.
+        assert!((rated[2].rating - 1425.0).abs() < 1e-9);
+        let slope = map.slope();
+        assert!((rated[6].rating - (2000.0 + 200.0 * slope)).abs() < 1e-9);
+        assert!((rated[0].rating - (1350.0 - 2000.0 * slope)).abs() < 1e-9);
+        // Intervals map through the same line.
+        assert!((rated[2].high - rated[2].low - 60.0 * 0.75).abs() < 1e-9);
+        assert!(note.contains("least-squares"), "{note}");
+        assert_eq!(map.knots().len(), 4);
+    }
+
+    #[test]
+    fn one_reference_shifts_the_scale() {
+        let mut ladder = Ladder::boltzmann(&[1], &[0.1], "");
+        ladder.references = vec![Reference { spec: "sf".into(), elo: 1500.0, links: Vec::new() }];
+        let mut rated = vec![rung("random", 0.0), rung("sf", 1200.0), rung("x", 1300.0)];
+        let (_, map) = map_onto_references(&ladder, &mut rated).unwrap();
+        assert_eq!(map.slope(), 1.0);
+        assert_eq!((rated[0].rating, rated[1].rating, rated[2].rating), (300.0, 1500.0, 1600.0));
+        let mut none = vec![rung("random", 0.0)];
+        assert!(map_onto_references(&Ladder::boltzmann(&[1], &[0.1], ""), &mut none).is_none());
     }
 }

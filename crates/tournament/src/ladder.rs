@@ -58,6 +58,13 @@ pub struct Curve {
     /// `nodes` ([`Curve::over`]).
     #[serde(default = "theta_knob", skip_serializing_if = "is_theta")]
     pub knob: String,
+    /// Whether its rungs are one program at several strengths whose games
+    /// among themselves magnify the differences (an engine at node
+    /// budgets): the fit then gives those games a
+    /// [self-play scale](strength::rating::FitOptions::self_play_groups)
+    /// ([`Curve::self_play`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub self_play: bool,
 }
 
 fn yes() -> bool {
@@ -81,6 +88,7 @@ impl Curve {
             top: Some(top.into()),
             from_random: true,
             knob: theta_knob(),
+            self_play: false,
         }
     }
 
@@ -89,7 +97,29 @@ impl Curve {
     /// top, and [above random play](Curve::above_random). The dial rounds
     /// the knob to a whole number.
     pub fn over(base: impl Into<String>, knob: impl Into<String>, values: &[f64]) -> Self {
-        Curve { base: base.into(), thetas: values.to_vec(), top: None, from_random: false, knob: knob.into() }
+        Curve {
+            base: base.into(),
+            thetas: values.to_vec(),
+            top: None,
+            from_random: false,
+            knob: knob.into(),
+            self_play: false,
+        }
+    }
+
+    /// The same curve with a [self-play scale](Self::self_play) fitted for
+    /// the games between its rungs.
+    ///
+    /// ```
+    /// use tournament::ladder::Curve;
+    ///
+    /// let c = Curve::over("kibitz", "nodes", &[1000.0, 4000.0]).self_play();
+    /// assert!(c.self_play);
+    /// ```
+    #[must_use]
+    pub fn self_play(mut self) -> Self {
+        self.self_play = true;
+        self
     }
 
     /// The same curve, not met by random play (see [`Curve::from_random`]).
@@ -326,6 +356,37 @@ impl Ladder {
             }
         }
         (None, None)
+    }
+
+    /// Each of `rungs`' self-play group (see [`Curve::self_play`]): the
+    /// index of the self-play curve it lies on, `None` off such curves;
+    /// `None` altogether when no curve has the scale.
+    ///
+    /// ```
+    /// use tournament::ladder::{Curve, Ladder};
+    ///
+    /// let mut ladder = Ladder::boltzmann(&[1], &[0.1], "");
+    /// let rungs = ["random", "boltzmann:depth=1,theta=0.1", "kibitz:nodes=1000", "kibitz:nodes=4000"];
+    /// let rungs: Vec<String> = rungs.iter().map(|s| s.to_string()).collect();
+    /// assert_eq!(ladder.self_play_groups(&rungs), None);
+    /// ladder.curves.push(Curve::over("kibitz", "nodes", &[1000.0, 4000.0]).self_play());
+    /// assert_eq!(ladder.self_play_groups(&rungs), Some(vec![None, None, Some(1), Some(1)]));
+    /// ```
+    pub fn self_play_groups(&self, rungs: &[String]) -> Option<Vec<Option<u32>>> {
+        if !self.curves.iter().any(|c| c.self_play) {
+            return None;
+        }
+        let group = |spec: &String| {
+            let (curve, _) = self.place_of(spec);
+            let i = self.curves.iter().position(|c| c.self_play && Some(&c.base) == curve.as_ref())?;
+            u32::try_from(i).ok()
+        };
+        Some(rungs.iter().map(group).collect())
+    }
+
+    /// The curves with a [self-play scale](Curve::self_play), by base.
+    pub fn self_play_curves(&self) -> Vec<String> {
+        self.curves.iter().filter(|c| c.self_play).map(|c| c.base.clone()).collect()
     }
 
     /// The knob of each curve that turns another than θ: `(base, knob)`.

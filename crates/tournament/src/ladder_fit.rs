@@ -5,7 +5,7 @@
 use strength::dial::{Calibration, MatchupResidual};
 use strength::misfit::{Misfit, MisfitError};
 use strength::pairing::PairOutcome;
-use strength::rating::{self, FitOptions, RatingError, fit};
+use strength::rating::{self, FitOptions, RatingError, SelfPlayScale, fit};
 
 use crate::summary::trinomial;
 
@@ -26,6 +26,8 @@ pub struct LadderFit {
     /// every game it played, whose rating is otherwise unbounded (a quick
     /// run's one pair a matchup, say); `None` when the games alone fit.
     pub virtual_draws: Option<f64>,
+    /// The self-play scale fitted for the self-play groups, if any.
+    pub self_play: Option<SelfPlayScale>,
 }
 
 /// A rung of a fitted ladder.
@@ -76,10 +78,16 @@ pub fn fit_bounded(
 }
 
 /// Fits the ladder's ratings (rung 0, random play, anchored at 0) from the
-/// pairs of each matchup `(a, b, pairs)` (indices into `rungs`). A rung that
+/// pairs of each matchup `(a, b, pairs)` (indices into `rungs`), with a
+/// self-play scale for the games within each of `self_play` groups (one
+/// per rung, see [`crate::ladder::Ladder::self_play_groups`]). A rung that
 /// won or lost every game has no finite rating: the fit is then made again
 /// with [`VIRTUAL_DRAWS`] in every matchup, and says so.
-pub fn fit_ladder(rungs: &[String], results: &[(usize, usize, Vec<PairOutcome>)]) -> Result<LadderFit, LadderFitError> {
+pub fn fit_ladder(
+    rungs: &[String],
+    results: &[(usize, usize, Vec<PairOutcome>)],
+    self_play: Option<Vec<Option<u32>>>,
+) -> Result<LadderFit, LadderFitError> {
     let mut counts = Vec::new();
     let mut games = vec![0u64; rungs.len()];
     for (a, b, pairs) in results {
@@ -88,7 +96,11 @@ pub fn fit_ladder(rungs: &[String], results: &[(usize, usize, Vec<PairOutcome>)]
         games[*b] += t.games();
         counts.push(rating::PairResult::new(*a, *b, t.wins() as f64, t.draws() as f64, t.losses() as f64));
     }
-    let (fitted, virtual_draws) = fit_bounded(rungs.len(), &counts, &FitOptions::new().anchor(0, 0.0))?;
+    let mut options = FitOptions::new().anchor(0, 0.0);
+    if let Some(groups) = self_play {
+        options = options.self_play_groups(groups);
+    }
+    let (fitted, virtual_draws) = fit_bounded(rungs.len(), &counts, &options)?;
     let nu = fitted.draw_nu();
     let rated = rungs
         .iter()
@@ -112,7 +124,7 @@ pub fn fit_ladder(rungs: &[String], results: &[(usize, usize, Vec<PairOutcome>)]
             z: r.z(),
         })
         .collect();
-    Ok(LadderFit { rated, nu, misfit, residuals, virtual_draws })
+    Ok(LadderFit { rated, nu, misfit, residuals, virtual_draws, self_play: fitted.self_play_scale() })
 }
 
 /// A calibration as a Markdown table.
@@ -125,6 +137,15 @@ pub fn ladder_table(c: &Calibration) -> String {
     rungs.sort_by(|a, b| a.rating.total_cmp(&b.rating));
     for r in rungs {
         s.push_str(&format!("| `{}` | {:.0} | {:.0} .. {:.0} | {} |\n", r.spec, r.rating, r.low, r.high, r.games));
+    }
+    if let Some(k) = &c.self_play {
+        s.push_str(&format!(
+            "\nself-play scale of {}: rating differences count {:.2} times in their games (95% interval {:.2} .. {:.2})\n",
+            k.curves.join(", "),
+            k.scale,
+            k.interval.0,
+            k.interval.1
+        ));
     }
     if let Some(m) = &c.misfit {
         s.push_str(&format!(

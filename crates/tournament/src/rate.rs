@@ -30,6 +30,7 @@ use serde::{Serialize, Serializer};
 use strength::dial::{Calibration, DialError};
 use strength::pairing::PairOutcome;
 use strength::rating::{Direction, FitOptions, RatingError, Results, davidson};
+use strength::scale_map::ScaleMap;
 
 use crate::TournamentError;
 use crate::matches::{AnySetup, MatchJob, Openings};
@@ -102,7 +103,8 @@ pub enum RateError {
         /// The game.
         game: String,
     },
-    /// A calibration whose scale stretch is not a positive number.
+    /// A calibration whose map onto its scale is invalid (a stretch that
+    /// is not a positive number, knots that do not increase).
     #[error("the {game} calibration: {source}")]
     Stretch {
         /// The game.
@@ -402,7 +404,7 @@ pub fn rate(
     }
     let nu = calibration.draw_nu.ok_or_else(|| RateError::NoDrawParameter { game: game.to_string() })?;
     let tau = calibration.misfit.map_or(0.0, |m| m.model_error);
-    let stretch = calibration.stretch().map_err(|source| RateError::Stretch { game: game.to_string(), source })?;
+    let map = calibration.scale_map().map_err(|source| RateError::Stretch { game: game.to_string(), source })?;
     let opponents: Vec<Opponent> = calibration
         .rungs
         .iter()
@@ -474,7 +476,7 @@ pub fn rate(
             })
             .collect();
         let games = results.iter().map(|r| r.len() * 2).sum::<usize>();
-        let rated = rate_on_scale(&opponents, results, nu, tau, stretch)?;
+        let rated = rate_on_scale(&opponents, results, nu, tau, &map)?;
         agents.push(RatedAgent::new(spec, rated, games, against));
     }
     Ok(RateReport {
@@ -541,9 +543,10 @@ fn profile_bound(ratings: &[f64], games: &[f64], nu: f64, direction: Direction) 
 /// An agent's rating from its results against anchored opponents
 /// (`results[i]`: its pairs against `opponents[i]`, the agent first in
 /// each), with draw parameter `nu` and model error `tau`, on a
-/// calibration's scale: `stretch` Elo of it per Elo of the rating model
-/// ([`Calibration::stretch`]; chess's scale is mapped onto Stockfish's).
-/// The rungs' ratings, errors and the model error are taken into the
+/// calibration's scale: `map` takes it to the rating model's units and
+/// back ([`Calibration::scale_map`]; chess's scale is mapped onto
+/// Stockfish's). The rungs' ratings and errors, and the model error (by the
+/// map's outer slope, as the calibration stretched it), are taken into the
 /// model's units for the fit, the result back out.
 ///
 /// The estimate with its standard errors, or, when the agent won or lost
@@ -555,20 +558,23 @@ pub fn rate_on_scale(
     results: &[Vec<PairOutcome>],
     nu: f64,
     tau: f64,
-    stretch: f64,
+    map: &ScaleMap,
 ) -> Result<Rated, RateError> {
     let in_model: Vec<Opponent> = opponents
         .iter()
-        .map(|o| Opponent { spec: o.spec.clone(), rating: o.rating / stretch, std_error: o.std_error / stretch })
+        .map(|o| Opponent {
+            spec: o.spec.clone(),
+            rating: map.to_model(o.rating),
+            std_error: o.std_error / map.slope_at(o.rating),
+        })
         .collect();
-    Ok(match rate_against(&in_model, results, nu, tau / stretch)? {
-        Rated::Estimate { rating, own_se, model_se, total_se } => Rated::Estimate {
-            rating: rating * stretch,
-            own_se: own_se * stretch,
-            model_se: model_se * stretch,
-            total_se: total_se * stretch,
-        },
-        Rated::Bound { direction, bound } => Rated::Bound { direction, bound: bound * stretch },
+    Ok(match rate_against(&in_model, results, nu, tau / map.slope())? {
+        Rated::Estimate { rating, own_se, model_se, total_se } => {
+            let rating = map.to_published(rating);
+            let slope = map.slope_at(rating);
+            Rated::Estimate { rating, own_se: own_se * slope, model_se: model_se * slope, total_se: total_se * slope }
+        }
+        Rated::Bound { direction, bound } => Rated::Bound { direction, bound: map.to_published(bound) },
     })
 }
 
@@ -669,6 +675,36 @@ mod tests {
         assert!(own > 0.0 && total > own, "{own} {total}");
     }
 
+    fn line(slope: f64) -> ScaleMap {
+        ScaleMap::linear(slope).unwrap()
+    }
+
+    #[test]
+    fn a_scale_through_knots_rates_with_the_local_stretch() {
+        // Published 1000..1400 is model 0..800 (half a published Elo per
+        // model Elo), from 1400 on two published Elo per model Elo.
+        let map = ScaleMap::through(vec![(0.0, 1000.0), (800.0, 1400.0), (1000.0, 1800.0)], 2.0).unwrap();
+        let low = vec![Opponent { spec: "a".into(), rating: 1200.0, std_error: 10.0 }];
+        let high = vec![Opponent { spec: "b".into(), rating: 1600.0, std_error: 10.0 }];
+        // 75% against each: the same model gap above each rung, a four
+        // times larger published gap above the steep one.
+        let mut won = pairs(1.0, 15);
+        won.extend(pairs(0.5, 15));
+        let gap =
+            |rungs: &[Opponent], map: &ScaleMap| match rate_on_scale(rungs, std::slice::from_ref(&won), 0.4, 0.0, map)
+                .unwrap()
+            {
+                Rated::Estimate { rating, .. } => rating - rungs[0].rating,
+                Rated::Bound { .. } => panic!("no estimate"),
+            };
+        // The model's own gap, on a scale that is the model's.
+        let model = gap(&low, &line(1.0));
+        let (g_low, g_high) = (gap(&low, &map), gap(&high, &map));
+        assert!(model > 50.0, "{model}");
+        assert!((g_low - model / 2.0).abs() < 1e-6 * model, "{model} {g_low}");
+        assert!((g_high - model * 2.0).abs() < 1e-6 * model, "{model} {g_high}");
+    }
+
     #[test]
     fn a_stretched_scale_rates_in_the_models_units() {
         // The same rungs on a scale stretched twice over (ratings, errors
@@ -684,12 +720,12 @@ mod tests {
         weak.extend(pairs(0.5, 6));
         let results = [weak, pairs(0.0, 12).into_iter().chain(pairs(0.5, 8)).collect()];
         let Rated::Estimate { rating, own_se, model_se, total_se } =
-            rate_on_scale(&rungs(1.0), &results, 0.4, 50.0, 1.0).unwrap()
+            rate_on_scale(&rungs(1.0), &results, 0.4, 50.0, &line(1.0)).unwrap()
         else {
             panic!("no estimate")
         };
         let Rated::Estimate { rating: r2, own_se: o2, model_se: m2, total_se: t2 } =
-            rate_on_scale(&rungs(2.0), &results, 0.4, 100.0, 2.0).unwrap()
+            rate_on_scale(&rungs(2.0), &results, 0.4, 100.0, &line(2.0)).unwrap()
         else {
             panic!("no estimate")
         };
@@ -700,7 +736,7 @@ mod tests {
         // would not.
         let one = |k: f64| vec![Opponent { spec: "a".into(), rating: 500.0 * k, std_error: 30.0 * k }];
         let strong = [pairs(1.0, 10).into_iter().chain(pairs(0.5, 10)).collect::<Vec<_>>()];
-        let gap = |k: f64, stretch: f64| match rate_on_scale(&one(k), &strong, 0.4, 0.0, stretch).unwrap() {
+        let gap = |k: f64, stretch: f64| match rate_on_scale(&one(k), &strong, 0.4, 0.0, &line(stretch)).unwrap() {
             Rated::Estimate { rating, .. } => rating - 500.0 * k,
             Rated::Bound { .. } => panic!("no estimate"),
         };
@@ -709,8 +745,8 @@ mod tests {
         assert!((naive - g1).abs() < 1e-6 * g1, "{naive} {g1}");
         // A bound scales the same way.
         let (Rated::Bound { bound: b1, .. }, Rated::Bound { bound: b2, .. }) = (
-            rate_on_scale(&rungs(1.0), &[pairs(1.0, 10), pairs(1.0, 10)], 0.4, 0.0, 1.0).unwrap(),
-            rate_on_scale(&rungs(2.0), &[pairs(1.0, 10), pairs(1.0, 10)], 0.4, 0.0, 2.0).unwrap(),
+            rate_on_scale(&rungs(1.0), &[pairs(1.0, 10), pairs(1.0, 10)], 0.4, 0.0, &line(1.0)).unwrap(),
+            rate_on_scale(&rungs(2.0), &[pairs(1.0, 10), pairs(1.0, 10)], 0.4, 0.0, &line(2.0)).unwrap(),
         ) else {
             panic!("no bound")
         };

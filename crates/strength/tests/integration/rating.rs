@@ -445,3 +445,121 @@ fn bootstrap_is_reproducible() {
     assert_eq!(a, b);
     assert_ne!(a.player(1).bootstrap, c.player(1).bootstrap);
 }
+
+/// Expected counts of `games` games at rating difference `diff` (scaled as
+/// the games see it) with draw parameter `nu`: data that the model with the
+/// planted ratings explains exactly.
+fn expected(a: usize, b: usize, diff: f64, nu: f64, games: f64) -> PairResult {
+    let p = davidson(diff, nu);
+    PairResult::new(a, b, games * p.win, games * p.draw, games * p.loss)
+}
+
+/// Five players: 0 and 1 another program's, 2 to 4 one engine at three
+/// budgets; the engine's games among themselves see `k` times the
+/// difference.
+fn self_play_pool(k: f64) -> (Vec<f64>, Vec<PairResult>, Vec<Option<u32>>) {
+    let truth = vec![0.0, 150.0, 120.0, 260.0, 380.0];
+    let group = vec![None, None, Some(7), Some(7), Some(7)];
+    let mut pairs = Vec::new();
+    for a in 0..5 {
+        for b in a + 1..5 {
+            let scale = if group[a].is_some() && group[b].is_some() { k } else { 1.0 };
+            pairs.push(expected(a, b, scale * (truth[a] - truth[b]), 0.3, 400.0));
+        }
+    }
+    (truth, pairs, group)
+}
+
+#[test]
+fn a_self_play_scale_is_recovered_with_the_ratings() {
+    for k in [0.7, 1.0, 2.0, 3.0] {
+        let (truth, pairs, group) = self_play_pool(k);
+        let r = fit(5, &pairs, &FitOptions::new().self_play_groups(group.clone())).unwrap();
+        let s = r.self_play_scale().unwrap();
+        assert!(close(s.scale, k, 1e-4) && s.fitted, "{k}: {s:?}");
+        assert!(s.interval.0 < k && k < s.interval.1, "{s:?}");
+        for (i, &t) in truth.iter().enumerate() {
+            assert!(close(r.rating(i), t, 0.05), "{k}: player {i} at {} for {t}", r.rating(i));
+        }
+        // Predictions reproduce every pairing, and the fit leaves no misfit.
+        for p in &pairs {
+            assert!(close(r.predict(p.a, p.b).score, p.points_a() / p.games(), 1e-5));
+        }
+        let m = strength::misfit::misfit(&r, &pairs).unwrap();
+        assert!(m.chi2 < 1e-6 && m.dof == 10 - 4 - 1, "{m:?}");
+        // The plain fit misses the self-play games whenever k ≠ 1.
+        let plain = strength::misfit::misfit(&fit(5, &pairs, &FitOptions::new()).unwrap(), &pairs).unwrap();
+        assert_eq!(plain.chi2 > 1.0, k != 1.0, "{k}: {plain:?}");
+    }
+}
+
+#[test]
+fn a_fixed_self_play_scale_is_a_point_and_scale_one_is_the_plain_fit() {
+    let (_, pairs, group) = self_play_pool(2.0);
+    let fixed = fit(5, &pairs, &FitOptions::new().self_play_groups(group.clone()).fixed_self_play_scale(2.0)).unwrap();
+    let s = fixed.self_play_scale().unwrap();
+    assert_eq!((s.scale, s.interval, s.fitted), (2.0, (2.0, 2.0), false));
+    assert!(close(fixed.rating(4), 380.0, 0.05));
+    // The order of the two calls does not matter.
+    let other = fit(5, &pairs, &FitOptions::new().fixed_self_play_scale(2.0).self_play_groups(group.clone())).unwrap();
+    assert_eq!(other.rating(4), fixed.rating(4));
+    let one = fit(5, &pairs, &FitOptions::new().self_play_groups(group).fixed_self_play_scale(1.0)).unwrap();
+    let plain = fit(5, &pairs, &FitOptions::new()).unwrap();
+    for i in 0..5 {
+        assert!(close(one.rating(i), plain.rating(i), 1e-9));
+        assert!(close(one.player(i).std_error, plain.player(i).std_error, 1e-9));
+    }
+    assert_eq!(plain.self_play_scale(), None);
+    assert_eq!(plain.pair_scale(2, 3), 1.0);
+}
+
+#[test]
+fn the_self_play_fit_maximises_the_likelihood() {
+    // Noisy counts: the fitted scale and ratings beat every nearby point.
+    let pairs = [
+        PairResult::new(0, 1, 30.0, 12.0, 18.0),
+        PairResult::new(1, 2, 11.0, 9.0, 20.0),
+        PairResult::new(0, 2, 17.0, 10.0, 23.0),
+        PairResult::new(2, 3, 6.0, 8.0, 36.0),
+        PairResult::new(1, 3, 14.0, 11.0, 25.0),
+        PairResult::new(0, 3, 12.0, 9.0, 19.0),
+    ];
+    let group = vec![None, None, Some(0), Some(0)];
+    let best = fit(4, &pairs, &FitOptions::new().self_play_groups(group.clone())).unwrap();
+    let k = best.self_play_scale().unwrap().scale;
+    let at = |r: [f64; 3], k: f64| {
+        let options = FitOptions::new()
+            .anchor(0, 0.0)
+            .anchor(1, r[0])
+            .anchor(2, r[1])
+            .anchor(3, r[2])
+            .fixed_draw_nu(best.draw_nu())
+            .self_play_groups(group.clone())
+            .fixed_self_play_scale(k);
+        fit(4, &pairs, &options).unwrap().log_likelihood()
+    };
+    let r = [best.rating(1), best.rating(2), best.rating(3)];
+    assert!(close(at(r, k), best.log_likelihood(), 1e-6));
+    for (d, dk) in [([1.0, 0.0, 0.0], 0.0), ([0.0, 1.0, 0.0], 0.0), ([0.0, 0.0, 1.0], 0.0), ([0.0; 3], 0.01)] {
+        for sign in [1.0, -1.0] {
+            let moved = [r[0] + sign * d[0], r[1] + sign * d[1], r[2] + sign * d[2]];
+            assert!(at(moved, k + sign * dk) < best.log_likelihood(), "{d:?} {dk}");
+        }
+    }
+}
+
+#[test]
+fn self_play_groups_that_cannot_be_fitted_are_refused() {
+    let pairs = [PairResult::new(0, 1, 5.0, 2.0, 3.0), PairResult::new(0, 2, 4.0, 2.0, 4.0)];
+    // 1 and 2 never met: the scale has no games to be fitted from.
+    let apart = fit(3, &pairs, &FitOptions::new().self_play_groups(vec![None, Some(0), Some(0)]));
+    assert!(matches!(apart, Err(RatingError::InvalidOption(_))), "{apart:?}");
+    // A group per player of the results, no more, no fewer.
+    let short = fit(3, &pairs, &FitOptions::new().self_play_groups(vec![None, Some(0)]));
+    assert!(matches!(short, Err(RatingError::InvalidOption(_))), "{short:?}");
+    for k in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        let bad =
+            fit(3, &pairs, &FitOptions::new().self_play_groups(vec![None, Some(0), Some(0)]).fixed_self_play_scale(k));
+        assert!(matches!(bad, Err(RatingError::InvalidOption(_))), "{k}: {bad:?}");
+    }
+}
