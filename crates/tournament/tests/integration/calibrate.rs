@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use strength::dial::Dial;
-use tournament::calibrate::{CalibrateConfig, CalibrateError, HELD_OUT_MATCHES, calibrate};
+use tournament::calibrate::{CalibrateConfig, CalibrateError, HELD_OUT_MATCHES, calibrate, fit_saved};
 use tournament::ladder::Ladder;
 use tournament::matches::AnySetup;
 use tournament::runner::{RunObserver, Shard};
@@ -149,4 +149,26 @@ fn a_ladder_that_cannot_be_played_is_a_typed_error() {
     assert!(matches!(other, Err(CalibrateError::Store(_))), "{other:?}");
     std::fs::remove_dir_all(&ok).ok();
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_self_play_curve_is_refitted_with_a_scale_of_its_own() {
+    let dir = fresh("self-play");
+    let config = CalibrateConfig::new(5, &dir);
+    let plain = Ladder::boltzmann(&[1, 9], &[0.5, 2.0, 8.0], "cap=1").with_pairs(10).with_held_out_pairs(2);
+    let played = calibrate(&setup(), &plain, &config, &()).unwrap();
+    assert_eq!(played.self_play, None);
+    // The saved games refitted as they were: the same ratings.
+    assert_eq!(fit_saved(&setup(), &plain, &config).unwrap().rungs, played.rungs);
+    // The same games with the depth-9 curve marked: its games among
+    // themselves get a scale, fitted inside its interval, and said.
+    let mut marked = plain.clone();
+    marked.curves[1] = marked.curves[1].clone().self_play();
+    let refit = fit_saved(&setup(), &marked, &config).unwrap();
+    let k = refit.self_play.clone().expect("a self-play scale");
+    assert_eq!(k.curves, vec![marked.curves[1].base.clone()]);
+    assert!(k.scale > 0.0 && k.interval.0 <= k.scale && k.scale <= k.interval.1, "{k:?}");
+    assert!(refit.notes.iter().any(|n| n.contains("self-play scale")));
+    assert_eq!(refit.games, played.games);
+    Dial::new(refit).unwrap();
 }
