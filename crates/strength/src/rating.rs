@@ -772,8 +772,8 @@ impl Ratings {
     /// `b`: the [self-play scale](Self::self_play_scale) when both are in
     /// one self-play group, else 1.
     pub fn pair_scale(&self, a: usize, b: usize) -> f64 {
-        match (self.self_play, self.self_play_groups.get(a), self.self_play_groups.get(b)) {
-            (Some(k), Some(Some(x)), Some(Some(y))) if x == y => k.scale,
+        match self.self_play {
+            Some(k) if in_one_group(&self.self_play_groups, a, b) => k.scale,
             _ => 1.0,
         }
     }
@@ -1124,6 +1124,12 @@ fn self_play_scale(
     Ok((problem.with_self_play(&sp.groups, scale), Some(SelfPlayScale { scale, interval, fitted: true })))
 }
 
+/// Whether players `a` and `b` are in one self-play group (`groups[i]`:
+/// player `i`'s group; a player beyond `groups` is in none).
+fn in_one_group(groups: &[Option<u32>], a: usize, b: usize) -> bool {
+    matches!((groups.get(a), groups.get(b)), (Some(Some(x)), Some(Some(y))) if x == y)
+}
+
 fn with_virtual_draws(pairs: &[(usize, usize, [f64; 3])], draws: f64) -> Vec<(usize, usize, [f64; 3])> {
     pairs
         .iter()
@@ -1184,15 +1190,12 @@ impl Problem {
 
     /// The scale of the rating difference in a game between `i` and `j`.
     fn pair_scale(&self, i: usize, j: usize) -> f64 {
-        match (self.group[i], self.group[j]) {
-            (Some(x), Some(y)) if x == y => self.scale,
-            _ => 1.0,
-        }
+        if in_one_group(&self.group, i, j) { self.scale } else { 1.0 }
     }
 
     /// Whether some game was played between two players of one group.
     fn has_self_play(&self) -> bool {
-        self.pairs.iter().any(|&(i, j, _)| matches!((self.group[i], self.group[j]), (Some(x), Some(y)) if x == y))
+        self.pairs.iter().any(|&(i, j, _)| in_one_group(&self.group, i, j))
     }
 
     /// Connectivity to an anchor, and finiteness of every free rating.
