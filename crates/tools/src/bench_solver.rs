@@ -160,7 +160,33 @@ pub(crate) fn solver_vs_peers(root: &Path, dir: &Path, pairs: usize, quick: bool
             ));
         }
     }
+    if !quick {
+        empty_board_without_book(report)?;
+    }
     empty_board_with_book(root, report)
+}
+
+/// The table and threads of the bench's book-less empty-board row.
+const EMPTY_BOARD_MIB: usize = 1024;
+const EMPTY_BOARD_THREADS: usize = 2;
+
+/// The empty 7 × 6 board solved without a book, exact score, on
+/// [`EMPTY_BOARD_THREADS`] threads sharing an [`EMPTY_BOARD_MIB`]-MiB table,
+/// against the goal of 60 s (full runs only: it takes minutes).
+fn empty_board_without_book(report: &mut Report) -> TaskResult {
+    let mut solver = Solver::with_threads(7, 6, EMPTY_BOARD_MIB, EMPTY_BOARD_THREADS)?;
+    let solved = solver.solve(&Connect4::standard())?;
+    let seconds = solved.micros as f64 / 1e6;
+    report.counted.push(Counted {
+        name: format!(
+            "connect-4 solver, empty 7×6 board without a book ({EMPTY_BOARD_THREADS} threads, {EMPTY_BOARD_MIB} MiB table): seconds ÷ 60 s"
+        ),
+        ours: seconds,
+        reference: 60.0,
+        note: format!("score {}, {} nodes, {} probes", solved.score, solved.nodes, solved.probes),
+        goal: Some(1.0),
+    });
+    Ok(())
 }
 
 /// Solves every line from an empty table (reset outside the timing).

@@ -52,6 +52,10 @@
 //!   nodes as the table has slots, the table is read and written only at
 //!   every other ply, and the plies between look up their children's bounds
 //!   instead (enhanced transposition cut-offs); see the `negamax` module.
+//! - **Threads** ([`Solver::with_threads`]). Every thread searches each
+//!   probe from the root with one shared table; at nodes with many empty
+//!   cells a thread leaves a move another thread is searching for later (the
+//!   deferral of Weill's ABDADA), and the first thread to finish answers.
 //!
 //! # Performance
 //!
@@ -87,14 +91,17 @@ use crate::connect4::{Book, BookError, Column, Connect4};
 mod book;
 mod endgame;
 mod negamax;
+mod parallel;
 mod player;
 mod table;
 
 pub use book::{BookBuild, BookProgress, build_book};
 pub use endgame::{EndgamePlayer, SendAgent, solver_agent};
+pub use parallel::MAX_SOLVER_THREADS;
 pub use player::{MoveMemo, PerfectPlayer};
 
 use negamax::{Geometry, Negamax};
+use parallel::Parallel;
 use table::Table;
 
 /// The score of a side that wins with its next disc when `stones` discs are
@@ -395,9 +402,11 @@ pub struct Solver {
 #[derive(Debug)]
 enum Engine {
     /// 5-byte slots (folded keys).
-    Folded(Negamax<[u8; 5]>),
+    Folded(Negamax<Table<[u8; 5]>>),
     /// 64-bit slots.
-    Wide(Negamax<u64>),
+    Wide(Negamax<Table<u64>>),
+    /// Several threads sharing a table of 64-bit slots.
+    Parallel(Parallel),
 }
 
 impl Engine {
@@ -405,6 +414,7 @@ impl Engine {
         match self {
             Engine::Folded(n) => n.probe(pos, alpha, beta),
             Engine::Wide(n) => n.probe(pos, alpha, beta),
+            Engine::Parallel(p) => p.probe(pos, alpha, beta),
         }
     }
 
@@ -412,6 +422,7 @@ impl Engine {
         match self {
             Engine::Folded(n) => n.take_nodes(),
             Engine::Wide(n) => n.take_nodes(),
+            Engine::Parallel(p) => p.take_nodes(),
         }
     }
 
@@ -419,6 +430,7 @@ impl Engine {
         match self {
             Engine::Folded(n) => n.clear(),
             Engine::Wide(n) => n.clear(),
+            Engine::Parallel(p) => p.clear(),
         }
     }
 
@@ -426,6 +438,7 @@ impl Engine {
         match self {
             Engine::Folded(n) => n.table_bytes(),
             Engine::Wide(n) => n.table_bytes(),
+            Engine::Parallel(p) => p.table_bytes(),
         }
     }
 }
@@ -453,11 +466,63 @@ impl Solver {
         let no_memory =
             |e: ParamError| ParamError::new("table_mib", format!("cannot allocate a table of {mib} MiB: {e}"));
         let search = if Table::<[u8; 5]>::is_exact(folded, geo.max_key()) {
-            Engine::Folded(Negamax::new(geo, folded).map_err(no_memory)?)
+            Engine::Folded(Negamax::new(geo, Table::new(folded).map_err(no_memory)?, folded, None))
         } else {
-            Engine::Wide(Negamax::new(geo, Table::<u64>::slots_for(mib)?).map_err(no_memory)?)
+            let wide = Table::<u64>::slots_for(mib)?;
+            Engine::Wide(Negamax::new(geo, Table::new(wide).map_err(no_memory)?, wide, None))
         };
         Ok(Solver { width, height, search, book: None })
+    }
+
+    /// A solver whose null-window probes run on `threads` threads sharing
+    /// one transposition table of at most `mib` MiB; for `threads` = 1,
+    /// [`with_table_mib`](Self::with_table_mib).
+    ///
+    /// Every thread searches each probe from the root and the first to finish
+    /// answers; at nodes with many empty cells a thread leaves a move that
+    /// another is searching for later, so the threads divide the tree
+    /// between them, and each uses what the others proved through the table.
+    /// The scores are exact and the same as with one thread; the node counts
+    /// depend on the threads' timing. The shared table's slots take eight
+    /// bytes (five alone on 7 × 6), so the same MiB hold fewer entries.
+    ///
+    /// Errors: those of [`with_table_mib`](Self::with_table_mib); `threads`
+    /// = 0 or above [`MAX_SOLVER_THREADS`].
+    ///
+    /// ```
+    /// use games_small::connect4::Connect4;
+    /// use games_small::solver::Solver;
+    /// let mut solver = Solver::with_threads(7, 6, 4, 2)?;
+    /// let p = Connect4::from_moves(7, 6, "4455")?;
+    /// let mut alone = Solver::with_table_mib(7, 6, 4)?;
+    /// assert_eq!(solver.solve(&p)?.score, alone.solve(&p)?.score);
+    /// assert!(Solver::with_threads(7, 6, 4, 0).is_err());
+    /// # Ok::<(), search_core::GameError>(())
+    /// ```
+    pub fn with_threads(width: usize, height: usize, mib: usize, threads: usize) -> Result<Self, ParamError> {
+        if threads == 0 || threads > MAX_SOLVER_THREADS {
+            let reason = format!("{threads} threads: must be 1 to {MAX_SOLVER_THREADS}");
+            return Err(ParamError::new("threads", reason));
+        }
+        if threads == 1 {
+            return Self::with_table_mib(width, height, mib);
+        }
+        let empty = Connect4::new(width, height)?;
+        if mib == 0 {
+            return Err(ParamError::new("table_mib", "the solver needs a table: must be >= 1"));
+        }
+        let no_memory =
+            |e: ParamError| ParamError::new("table_mib", format!("cannot allocate a table of {mib} MiB: {e}"));
+        let search = Engine::Parallel(Parallel::new(Geometry::new(&empty), mib, threads).map_err(no_memory)?);
+        Ok(Solver { width, height, search, book: None })
+    }
+
+    /// How many threads search each probe.
+    pub fn threads(&self) -> usize {
+        match &self.search {
+            Engine::Parallel(p) => p.threads(),
+            Engine::Folded(_) | Engine::Wide(_) => 1,
+        }
     }
 
     /// The bytes the transposition table takes (at most the MiB it was

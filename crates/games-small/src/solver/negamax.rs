@@ -30,14 +30,83 @@
 //! The side to move at every node cannot win with its next disc (the
 //! caller checks the root; below it, only non-losing moves are played).
 
-use search_core::ParamError;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use super::table::{Slot, Table};
+use super::table::Store;
 use crate::connect4::Connect4;
 
 /// In sparse mode, nodes with this many empty cells or fewer skip the table:
 /// their subtrees cost less than a cache miss.
 const TABLE_MIN_LEFT: i32 = 6;
+
+/// In a parallel solve, nodes with at least this many empty cells spread the
+/// threads over their moves (see [`Crew`]); below, a subtree is too small to
+/// be worth the bookkeeping.
+const SPREAD_MIN_LEFT: i32 = 12;
+
+/// How many positions [`Crew`] can mark as being searched (a power of two).
+const BUSY_SLOTS: usize = 1 << 14;
+
+/// What the threads of one parallel solve share besides the table: the
+/// signal that the probe is answered, and the positions some thread is
+/// searching now.
+///
+/// Every thread searches the same probe from the root (the table shares
+/// what each proves). At a node with [`SPREAD_MIN_LEFT`] or more empty cells,
+/// after the first move (which every thread searches, so that a cut-off is
+/// found before the threads split), a thread skips a move whose child
+/// another thread is searching and comes back to it after the node's other
+/// moves, when its bound is likely in the table (the deferral of
+/// Weill's ABDADA, with a table of busy positions of its own as in
+/// Kerrigan's simplification). The first thread to finish the probe gives the
+/// answer and stops the others, which return without storing anything.
+#[derive(Debug, Clone)]
+pub(super) struct Crew {
+    stop: Arc<AtomicBool>,
+    /// Keys of children being searched (0: free).
+    busy: Arc<Vec<AtomicU64>>,
+}
+
+impl Crew {
+    pub(super) fn new() -> Self {
+        Crew {
+            stop: Arc::new(AtomicBool::new(false)),
+            busy: Arc::new((0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect()),
+        }
+    }
+
+    /// Tells every thread that the probe is answered.
+    pub(super) fn halt(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Makes the crew ready for the next probe.
+    pub(super) fn restart(&self) {
+        self.stop.store(false, Ordering::Relaxed);
+    }
+
+    fn halted(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    #[inline(always)]
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.busy[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - BUSY_SLOTS.trailing_zeros())) as usize]
+    }
+
+    fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    fn leave(&self, key: u64) {
+        let _ = self.slot(key).compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
 
 /// The board's shape, as bit masks and shifts.
 #[derive(Debug, Clone, Copy)]
@@ -125,21 +194,34 @@ impl Geometry {
     }
 }
 
-/// The search state: the board's shape, the table, the node count.
+/// The search state: the board's shape, the table, the node count, and in
+/// a parallel solve the crew.
 #[derive(Debug, Clone)]
-pub(super) struct Negamax<S> {
+pub(super) struct Negamax<T> {
     geo: Geometry,
-    table: Table<S>,
+    table: T,
     /// Nodes visited since the last [`take_nodes`](Self::take_nodes).
     nodes: u64,
-    /// The node count from which a solve turns sparse: the table's slots.
+    /// The node count from which a solve turns sparse: the table's slots
+    /// (shared by the threads of a parallel solve).
     sparse_after: u64,
+    /// The other threads of a parallel solve (`None` alone; only a
+    /// [`Store::SHARED`] table has one).
+    crew: Option<Crew>,
+    /// This probe was stopped: its results so far are not the score.
+    halted: bool,
 }
 
-impl<S: Slot> Negamax<S> {
-    pub(super) fn new(geo: Geometry, slots: u64) -> Result<Self, ParamError> {
+impl<T: Store> Negamax<T> {
+    /// A search with `table`, turning sparse after `sparse_after` nodes.
+    pub(super) fn new(geo: Geometry, table: T, sparse_after: u64, crew: Option<Crew>) -> Self {
         debug_assert!(geo.span * 2 < 128, "bounds fit in the slot's 7 bits");
-        Ok(Negamax { geo, table: Table::new(slots)?, nodes: 0, sparse_after: slots })
+        Negamax { geo, table, nodes: 0, sparse_after, crew, halted: false }
+    }
+
+    /// Whether the last probe was stopped by another thread of its crew.
+    pub(super) fn halted(&self) -> bool {
+        self.halted
     }
 
     pub(super) fn clear(&mut self) {
@@ -160,6 +242,7 @@ impl<S: Slot> Negamax<S> {
     /// score beyond the window's side it falls on (fail-soft within the
     /// bounds the position allows).
     pub(super) fn probe(&mut self, pos: &Connect4, alpha: i32, beta: i32) -> i32 {
+        self.halted = false;
         let moves = pos.moves_played() as i32;
         self.search(pos.current_bits(), pos.mask(), moves, alpha, beta)
     }
@@ -168,6 +251,10 @@ impl<S: Slot> Negamax<S> {
     fn search(&mut self, current: u64, mask: u64, moves: i32, mut alpha: i32, mut beta: i32) -> i32 {
         let g = &self.geo;
         self.nodes += 1;
+        if T::SHARED && self.nodes & 1023 == 0 && self.crew.as_ref().is_some_and(Crew::halted) {
+            self.halted = true;
+            return 0;
+        }
         // 1. Moves that do not lose at once.
         let possible = mask.wrapping_add(g.bottom) & g.board;
         let opponent = current ^ mask;
@@ -256,20 +343,49 @@ impl<S: Slot> Negamax<S> {
         }
         // 4. Search (fail-soft: the bound returned and stored is the best
         // child's, which may be tighter than the window); store the bound.
+        // In a parallel solve, a move whose child another thread is
+        // searching waits for a second pass (`Crew`); alone, there is one
+        // pass.
+        let spread = T::SHARED && left >= SPREAD_MIN_LEFT;
         let mut best = i32::MIN;
-        for &packed in &ordered[..n] {
-            let rank = 255 - (packed & 255) as usize;
-            let cell = safe & self.geo.columns[rank];
-            let v = -self.search(opponent, mask | cell, moves + 1, -beta, -alpha);
-            if v >= beta {
-                if tabled {
-                    let code = self.geo.lower(v);
-                    self.table.put(key, code);
+        let mut pending = n;
+        let mut first_pass = true;
+        while pending > 0 {
+            let mut deferred = 0;
+            for j in 0..pending {
+                let packed = ordered[j];
+                let rank = 255 - (packed & 255) as usize;
+                let child = mask | (safe & self.geo.columns[rank]);
+                let busy_key = if spread && first_pass && j > 0 { opponent.wrapping_add(child) } else { 0 };
+                if let (Some(crew), true) = (&self.crew, busy_key != 0) {
+                    if crew.is_busy(busy_key) {
+                        ordered[deferred] = packed;
+                        deferred += 1;
+                        continue;
+                    }
+                    crew.enter(busy_key);
                 }
-                return v;
+                let v = -self.search(opponent, child, moves + 1, -beta, -alpha);
+                if T::SHARED {
+                    if let (Some(crew), true) = (&self.crew, busy_key != 0) {
+                        crew.leave(busy_key);
+                    }
+                    if self.halted {
+                        return 0;
+                    }
+                }
+                if v >= beta {
+                    if tabled {
+                        let code = self.geo.lower(v);
+                        self.table.put(key, code);
+                    }
+                    return v;
+                }
+                best = best.max(v);
+                alpha = alpha.max(v);
             }
-            best = best.max(v);
-            alpha = alpha.max(v);
+            pending = deferred;
+            first_pass = false;
         }
         if tabled {
             let code = self.geo.upper(best);
@@ -281,6 +397,7 @@ impl<S: Slot> Negamax<S> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::table::Table;
     use super::*;
 
     /// Positions of `width × height` after `discs` random moves (seeded),
@@ -317,8 +434,8 @@ mod tests {
             let cells = (width * height) as i32;
             for pos in positions(width, height, discs, 12) {
                 let geo = Geometry::new(&pos);
-                let mut dense = Negamax::<u64>::new(geo, 1 << 22).unwrap();
-                let mut sparse = Negamax::<u64>::new(geo, 251).unwrap();
+                let mut dense = Negamax::new(geo, Table::<u64>::new(1 << 22).unwrap(), 1 << 22, None);
+                let mut sparse = Negamax::new(geo, Table::<u64>::new(251).unwrap(), 251, None);
                 let want = dense.probe(&pos, -cells, cells);
                 let got = sparse.probe(&pos, -cells, cells);
                 assert_eq!(got, want, "{width}×{height} {pos:?}");

@@ -19,6 +19,9 @@
 //! entry replaces the old one (always-replace; within one solve, the deeper
 //! search is always the more recent).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use search_core::ParamError;
 
 /// The bits of a 64-bit slot that hold the bound.
@@ -67,13 +70,62 @@ impl Slot for u64 {
     }
 }
 
+/// Where the solver's search keeps its bounds: a [`Table`] of its own, or a
+/// [`SharedTable`] several threads read and write at once.
+pub(super) trait Store {
+    /// Whether other threads use the same slots (the search then checks for
+    /// a stop and spreads its threads over the moves).
+    const SHARED: bool;
+    /// The encoded bound stored for `key`, 0 if none.
+    fn get(&self, key: u64) -> u8;
+    /// Stores the encoded bound `value` (1 to 127) for `key`.
+    fn put(&mut self, key: u64, value: u8);
+    /// Empties every slot.
+    fn clear(&mut self);
+    /// The bytes the slots take.
+    fn bytes(&self) -> usize;
+}
+
+/// `key mod len` for a fixed `len`, by a multiplication (Barrett): the
+/// quotient estimate `⌊key · ⌊2^64/len⌋ / 2^64⌋` is the quotient or one less,
+/// so one correction step suffices.
+#[derive(Debug, Clone, Copy)]
+struct Modulus {
+    len: u64,
+    /// `⌊2^64 / len⌋`.
+    reciprocal: u64,
+}
+
+impl Modulus {
+    fn new(len: u64) -> Self {
+        let reciprocal = if len < 2 { 0 } else { (u128::from(u64::MAX) + 1).div_euclid(u128::from(len)) as u64 };
+        Modulus { len, reciprocal }
+    }
+
+    #[inline(always)]
+    fn index(&self, key: u64) -> usize {
+        let q = ((u128::from(key) * u128::from(self.reciprocal)) >> 64) as u64;
+        let r = key - q * self.len;
+        (if r >= self.len { r - self.len } else { r }) as usize
+    }
+}
+
+/// `len` slots made by `make`, or a typed error when the memory cannot be had.
+fn allocate<T>(len: u64, make: impl FnMut() -> T) -> Result<Vec<T>, ParamError> {
+    let n = usize::try_from(len).map_err(|_| ParamError::new("table_mib", "too large for this machine"))?;
+    let mut slots = Vec::new();
+    slots
+        .try_reserve_exact(n)
+        .map_err(|e| ParamError::new("table_mib", format!("cannot allocate {n} table slots: {e}")))?;
+    slots.resize_with(n, make);
+    Ok(slots)
+}
+
 /// A table of `S` slots, at most the memory it was given.
 #[derive(Debug, Clone)]
 pub(super) struct Table<S> {
     slots: Vec<S>,
-    len: u64,
-    /// `⌊2^64 / len⌋`, for the remainder without a division.
-    reciprocal: u64,
+    modulus: Modulus,
 }
 
 impl<S: Slot> Table<S> {
@@ -97,49 +149,83 @@ impl<S: Slot> Table<S> {
     ///
     /// Errors: the memory cannot be allocated.
     pub(super) fn new(len: u64) -> Result<Self, ParamError> {
-        let n = usize::try_from(len).map_err(|_| ParamError::new("table_mib", "too large for this machine"))?;
-        let mut slots = Vec::new();
-        slots
-            .try_reserve_exact(n)
-            .map_err(|e| ParamError::new("table_mib", format!("cannot allocate {n} table slots: {e}")))?;
-        slots.resize(n, S::default());
-        let reciprocal = if len < 2 { 0 } else { (u128::from(u64::MAX) + 1).div_euclid(u128::from(len)) as u64 };
-        Ok(Table { slots, len, reciprocal })
+        Ok(Table { slots: allocate(len, S::default)?, modulus: Modulus::new(len) })
     }
 
-    /// Empties every slot.
-    pub(super) fn clear(&mut self) {
+    #[cfg(test)]
+    fn index(&self, key: u64) -> usize {
+        self.modulus.index(key)
+    }
+}
+
+impl<S: Slot> Store for Table<S> {
+    const SHARED: bool = false;
+
+    #[inline(always)]
+    fn get(&self, key: u64) -> u8 {
+        // `index` is below `len`, the length of `slots`.
+        self.slots[self.modulus.index(key)].value_for(key)
+    }
+
+    #[inline(always)]
+    fn put(&mut self, key: u64, value: u8) {
+        debug_assert!(value != 0 && u64::from(value) <= VALUE_MASK);
+        let i = self.modulus.index(key);
+        self.slots[i] = S::pack(key, value);
+    }
+
+    fn clear(&mut self) {
         self.slots.fill(S::default());
     }
 
-    /// The bytes the slots take.
-    pub(super) fn bytes(&self) -> usize {
+    fn bytes(&self) -> usize {
         self.slots.len() * std::mem::size_of::<S>()
     }
+}
 
-    /// `key mod len` by a multiplication (Barrett): the quotient estimate
-    /// `⌊key · ⌊2^64/len⌋ / 2^64⌋` is the quotient or one less, so one
-    /// correction step suffices.
+/// A table of 64-bit slots (as `Table<u64>`: 57 key bits beside the bound,
+/// exact for every board) that several threads share. Each slot is one
+/// atomic word, read and written with relaxed ordering: a thread sees
+/// another's entry whole or not at all, never half of one, and any entry it
+/// sees is a true bound on its position's score, so no further
+/// synchronisation is needed. Clones share the slots.
+#[derive(Debug, Clone)]
+pub(super) struct SharedTable {
+    slots: Arc<Vec<AtomicU64>>,
+    modulus: Modulus,
+}
+
+impl SharedTable {
+    /// An empty table of `len` slots (see [`Table::<u64>::slots_for`]).
+    ///
+    /// Errors: the memory cannot be allocated.
+    pub(super) fn new(len: u64) -> Result<Self, ParamError> {
+        Ok(SharedTable { slots: Arc::new(allocate(len, || AtomicU64::new(0))?), modulus: Modulus::new(len) })
+    }
+}
+
+impl Store for SharedTable {
+    const SHARED: bool = true;
+
     #[inline(always)]
-    fn index(&self, key: u64) -> usize {
-        let q = ((u128::from(key) * u128::from(self.reciprocal)) >> 64) as u64;
-        let r = key - q * self.len;
-        (if r >= self.len { r - self.len } else { r }) as usize
+    fn get(&self, key: u64) -> u8 {
+        self.slots[self.modulus.index(key)].load(Ordering::Relaxed).value_for(key)
     }
 
-    /// The encoded bound stored for `key`, 0 if none.
     #[inline(always)]
-    pub(super) fn get(&self, key: u64) -> u8 {
-        // `index` is below `len`, the length of `slots`.
-        self.slots[self.index(key)].value_for(key)
-    }
-
-    /// Stores the encoded bound `value` (1 to 127) for `key`.
-    #[inline(always)]
-    pub(super) fn put(&mut self, key: u64, value: u8) {
+    fn put(&mut self, key: u64, value: u8) {
         debug_assert!(value != 0 && u64::from(value) <= VALUE_MASK);
-        let i = self.index(key);
-        self.slots[i] = S::pack(key, value);
+        self.slots[self.modulus.index(key)].store(u64::pack(key, value), Ordering::Relaxed);
+    }
+
+    fn clear(&mut self) {
+        for slot in self.slots.iter() {
+            slot.store(0, Ordering::Relaxed);
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<AtomicU64>()
     }
 }
 
@@ -212,7 +298,7 @@ mod tests {
         }
         let big = Table::<[u8; 5]>::new(Table::<[u8; 5]>::slots_for(1).unwrap()).unwrap();
         for key in (0..1000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
-            assert_eq!(big.index(key) as u64, key % big.len, "{key}");
+            assert_eq!(big.index(key) as u64, key % big.modulus.len, "{key}");
         }
     }
 }
