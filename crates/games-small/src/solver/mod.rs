@@ -457,14 +457,9 @@ impl Solver {
     /// Errors: a board size [`Connect4::new`] rejects; `mib` = 0; a table
     /// that is too large or cannot be allocated.
     pub fn with_table_mib(width: usize, height: usize, mib: usize) -> Result<Self, ParamError> {
-        let empty = Connect4::new(width, height)?;
-        if mib == 0 {
-            return Err(ParamError::new("table_mib", "the solver needs a table: must be >= 1"));
-        }
-        let geo = Geometry::new(&empty);
+        let geo = Self::geometry(width, height, mib)?;
         let folded = Table::<[u8; 5]>::slots_for(mib)?;
-        let no_memory =
-            |e: ParamError| ParamError::new("table_mib", format!("cannot allocate a table of {mib} MiB: {e}"));
+        let no_memory = Self::no_memory(mib);
         let search = if Table::<[u8; 5]>::is_exact(folded, geo.max_key()) {
             Engine::Folded(Negamax::new(geo, Table::new(folded).map_err(no_memory)?, folded, None))
         } else {
@@ -507,14 +502,24 @@ impl Solver {
         if threads == 1 {
             return Self::with_table_mib(width, height, mib);
         }
+        let geo = Self::geometry(width, height, mib)?;
+        let search = Engine::Parallel(Parallel::new(geo, mib, threads).map_err(Self::no_memory(mib))?);
+        Ok(Solver { width, height, search, book: None })
+    }
+
+    /// The shape of a `width × height` board, once the size and a table of
+    /// `mib` MiB are checked.
+    fn geometry(width: usize, height: usize, mib: usize) -> Result<Geometry, ParamError> {
         let empty = Connect4::new(width, height)?;
         if mib == 0 {
             return Err(ParamError::new("table_mib", "the solver needs a table: must be >= 1"));
         }
-        let no_memory =
-            |e: ParamError| ParamError::new("table_mib", format!("cannot allocate a table of {mib} MiB: {e}"));
-        let search = Engine::Parallel(Parallel::new(Geometry::new(&empty), mib, threads).map_err(no_memory)?);
-        Ok(Solver { width, height, search, book: None })
+        Ok(Geometry::new(&empty))
+    }
+
+    /// The error for a table of `mib` MiB that cannot be had.
+    fn no_memory(mib: usize) -> impl Fn(ParamError) -> ParamError {
+        move |e| ParamError::new("table_mib", format!("cannot allocate a table of {mib} MiB: {e}"))
     }
 
     /// How many threads search each probe.
