@@ -2,7 +2,7 @@
 //!
 //! What the generic engine does through its hooks (see the
 //! [module documentation](super)), done here without them: the position is
-//! two words, moves are bits, the table is [`Table`], nothing is allocated
+//! two words, moves are bits, the table is [`Table`](super::table::Table), nothing is allocated
 //! per node and no score is a float. Per node:
 //!
 //! 1. the *non-losing moves* are computed (a move that lets the opponent

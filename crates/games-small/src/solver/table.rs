@@ -18,6 +18,10 @@
 //! upper bounds, then the lower bounds of every score a board can have. A new
 //! entry replaces the old one (always-replace; within one solve, the deeper
 //! search is always the more recent).
+//!
+//! The search reaches a table through [`Store`]: a [`Table`] of its own, or,
+//! when several threads solve together, a [`SharedTable`] of atomic 64-bit
+//! slots (the `u64` layout) that they all read and write.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
