@@ -1,8 +1,9 @@
 //! The full-strength engine as an agent with a node budget:
 //! `kibitz:nodes=N`, the `kibitz` UCI engine's own alpha-beta search
-//! ([`EngineEval`], ordering by static exchange evaluation, null move, late
-//! move reductions, check extensions, futility pruning, aspiration windows)
-//! on one thread, stopped after `N` nodes.
+//! ([`EngineEval`], ordering by static exchange evaluation, history with
+//! malus, null move, late move reductions, check extensions, futility,
+//! reverse futility and late move pruning, aspiration windows) on one
+//! thread, stopped after `N` nodes.
 //!
 //! A node budget fixes the size of the search on any machine and under any
 //! load, so that the agent's strength can be calibrated (the strength
@@ -32,7 +33,9 @@
 use rand::RngCore;
 use search_core::agent::{Choice, Thought};
 use search_core::backup::Minimax;
-use search_core::search::{DynSearch, Limits, Lmr, Options, Search, SearchResult, TtDepth};
+use search_core::search::{
+    DynSearch, LateMovePruning, Limits, Lmr, Options, ReverseFutility, Search, SearchResult, TtDepth,
+};
 use search_core::{Agent, GameError, ParamError};
 use shakmaty::Move;
 use strength::agents::{AgentFactory, BoxedAgent};
@@ -45,7 +48,7 @@ use crate::{ChessGame, EngineEval};
 /// a change to the engine's search or evaluation changes its moves: saved
 /// games of `kibitz:nodes=N` (the chess calibration's cells) record it, and
 /// games of another version are played again, never mixed.
-pub const PLAY_VERSION: u32 = 3;
+pub const PLAY_VERSION: u32 = 4;
 
 /// The transposition table (MiB) of `kibitz:nodes=N`: room for the largest
 /// budgets the dial plays, small enough that emptying it before every move
@@ -61,6 +64,10 @@ const NULL_MOVE_REDUCTION: u32 = 2;
 const FUTILITY_MARGIN_CP: f64 = 150.0;
 /// The aspiration window's half-width, in centipawns.
 const ASPIRATION_CP: f64 = 30.0;
+/// Reverse futility pruning: up to six plies left, 90 centipawns a ply.
+const REVERSE_FUTILITY: ReverseFutility = ReverseFutility { max_depth: 6, margin: 90.0 };
+/// Late move pruning: up to three plies left, after `3 + depth²` moves.
+const LATE_MOVE_PRUNING: LateMovePruning = LateMovePruning { max_depth: 3, base: 3 };
 
 /// The engine's search options with a `table_mib` table: iterative
 /// deepening with the selective features, each kept because a match showed
@@ -75,6 +82,9 @@ pub fn engine_options(table_mib: usize) -> Options {
         .with_check_extension(true)
         .with_futility(Some(FUTILITY_MARGIN_CP))
         .with_aspiration(Some(ASPIRATION_CP))
+        .with_reverse_futility(Some(REVERSE_FUTILITY))
+        .with_late_move_pruning(Some(LATE_MOVE_PRUNING))
+        .with_history_malus(true)
 }
 
 /// The engine's search on one thread.

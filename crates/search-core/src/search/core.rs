@@ -16,7 +16,7 @@ use crate::eval::{Evaluator, MAX_PLY};
 use crate::game::{Game, Outcome, Player, Status, Turn};
 use crate::rng;
 use crate::search::busy;
-use crate::search::ordering::TT_MOVE_KEY;
+use crate::search::ordering::{TT_MOVE_KEY, Tried};
 use crate::search::tt::TtMove;
 use crate::search::{
     Control, DepthUnit, Incomplete, Iteration, Limits, Observer, Options, Probe, RootMove, Search, SearchResult, Stats,
@@ -63,7 +63,8 @@ impl<M> Default for PlyBuffers<M> {
 /// `root`. The node loop is monomorphised twice: with `FULL = false` when
 /// every per-node feature that costs a test (tracing, an oracle,
 /// quiescence, forward pruning, beam, check extensions, late move
-/// reductions and pruning, futility, Lazy SMP's busy table) is off, so that
+/// reductions and pruning, futility, the history's malus, Lazy SMP's busy
+/// table) is off, so that
 /// those tests compile away, and with `FULL = true` otherwise. The choice is made once,
 /// here, from the search's options.
 pub(crate) fn run<G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized>(
@@ -85,7 +86,8 @@ pub(crate) fn run<G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized>(
         && !o.check_extension
         && o.futility.is_none()
         && o.reverse_futility.is_none()
-        && o.late_move_pruning.is_none();
+        && o.late_move_pruning.is_none()
+        && !o.history_malus;
     if lean {
         Core::<G, R, E, O, false>::new(s, limits, observer).run(root, window)
     } else {
@@ -1053,6 +1055,10 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
         };
         let mut skipped = false;
         let mut late_skipped = false;
+        // The history's malus: the quiet moves searched so far, which a
+        // later cut-off move pushes down.
+        let malus = FULL && heuristics && self.negamax && self.opts.history_malus;
+        let mut tried: SmallVec<[Tried<G::Move>; 16]> = SmallVec::new();
         // Lazy SMP: a later move whose child another thread is searching
         // waits until the node's other moves are done (`busy`).
         let busy = if FULL && self.prunes && depth >= busy::MIN_DEPTH { self.s.busy.clone() } else { None };
@@ -1178,7 +1184,12 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
                 }
                 if cand >= window.beta {
                     self.stats.cutoffs += 1;
-                    if heuristics {
+                    if malus {
+                        if state.is_quiet(mv) {
+                            let (key, player) = (state.history_key(mv), node.perspective.index());
+                            self.s.ordering.record_quiet_cutoff(mv, key, p, player, depth, &tried);
+                        }
+                    } else if heuristics {
                         self.s.ordering.record_cutoff(mv, state.history_key(mv), p, node.perspective.index(), depth);
                     }
                     break;
@@ -1186,6 +1197,9 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
             }
             if stop_at_win && cand >= win_threshold {
                 break;
+            }
+            if malus && state.is_quiet(mv) {
+                tried.push((mv, state.history_key(mv)));
             }
         }
         Some((self.s.rule.close(node, acc), best_move))

@@ -199,6 +199,13 @@ pub struct Options {
     pub killers: bool,
     /// History heuristic (alpha-beta only).
     pub history: bool,
+    /// History with malus (needs [`history`](Options::history); negamax
+    /// rules): killers and history learn from quiet moves only
+    /// ([`Game::is_quiet`]); at a cut-off by a quiet move the quiet moves
+    /// searched before it lose what it gains, and every score is damped
+    /// towards a bound instead of the whole table being aged. Off: every
+    /// cut-off move gains `depth²` (the classic heuristic).
+    pub history_malus: bool,
     /// Quiescence search beyond the horizon with the evaluator's noisy moves
     /// ([`Pruning::Negamax`] rules).
     pub quiescence: bool,
@@ -264,6 +271,7 @@ impl Default for Options {
             game_ordering: true,
             killers: true,
             history: true,
+            history_malus: false,
             quiescence: true,
             null_move: None,
             beam: None,
@@ -381,6 +389,8 @@ impl Options {
         with_killers: killers: bool;
         /// Sets [`history`](Options::history).
         with_history: history: bool;
+        /// Sets [`history_malus`](Options::history_malus).
+        with_history_malus: history_malus: bool;
         /// Sets [`quiescence`](Options::quiescence).
         with_quiescence: quiescence: bool;
         /// Sets [`null_move`](Options::null_move).
@@ -469,6 +479,7 @@ impl Options {
             ("futility", self.futility.is_some()),
             ("reverse_futility", self.reverse_futility.is_some()),
             ("late_move_pruning", self.late_move_pruning.is_some()),
+            ("history_malus", self.history_malus),
             ("star", self.star != Star::Off),
             ("tt_depth", self.tt_depth == TtDepth::AtLeast),
         ];
@@ -534,6 +545,9 @@ impl Options {
         }
         if self.late_move_pruning.is_some_and(|l| l.max_depth == 0) {
             return Err(ParamError::new("late_move_pruning", "max_depth must be >= 1"));
+        }
+        if self.history_malus && !self.history {
+            return Err(ParamError::new("history_malus", "adjusts the history heuristic: needs history"));
         }
         if self.threads == 0 {
             return Err(ParamError::new("threads", "must be >= 1"));

@@ -138,7 +138,9 @@ fn alpha_beta_equals_minimax_for_every_combination_of_enhancements() {
                 .with_pvs(bit(2))
                 .with_aspiration(bit(3).then_some(0.5))
                 .with_killers(bit(4))
-                .with_history(bit(5));
+                .with_history(bit(5))
+                // Every other tree: the history's malus where history is on.
+                .with_history_malus(bit(5) && i % 2 == 1);
             if bit(3) && !bit(1) {
                 // Aspiration needs a previous iteration: refused, not ignored.
                 assert_eq!(Search::new(Minimax, eval, options).unwrap_err().name, "aspiration");

@@ -313,6 +313,13 @@ fn lmr_and_check_extension_need_a_negamax_rule() {
 }
 
 #[test]
+fn history_malus_needs_history_and_a_negamax_rule() {
+    assert_needs_negamax("history_malus", |o| o.with_history_malus(true));
+    let without_history = Options::default().with_history(false).with_history_malus(true);
+    assert_eq!(refused::<LiteralTree, _, _>(Minimax, BoundedEval, without_history).name, "history_malus");
+}
+
+#[test]
 fn bad_pruning_depths_and_margins_are_refused() {
     let rf = |max_depth, margin| {
         Options::plain_alpha_beta().with_reverse_futility(Some(ReverseFutility { max_depth, margin }))
