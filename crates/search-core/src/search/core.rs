@@ -64,9 +64,8 @@ impl<M> Default for PlyBuffers<M> {
 /// every per-node feature that costs a test (tracing, an oracle,
 /// quiescence, forward pruning, beam, check extensions, late move
 /// reductions and pruning, futility, the history's malus, Lazy SMP's busy
-/// table) is off, so that
-/// those tests compile away, and with `FULL = true` otherwise. The choice is made once,
-/// here, from the search's options.
+/// table) is off, so that those tests compile away, and with `FULL = true`
+/// otherwise. The choice is made once, here, from the search's options.
 pub(crate) fn run<G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized>(
     s: &mut Search<G, R, E>,
     limits: &Limits,
@@ -1056,8 +1055,9 @@ impl<'s, G: Game, R: Backup, E: Evaluator<G>, O: Observer<G> + ?Sized, const FUL
         let mut skipped = false;
         let mut late_skipped = false;
         // The history's malus: the quiet moves searched so far, which a
-        // later cut-off move pushes down.
-        let malus = FULL && heuristics && self.negamax && self.opts.history_malus;
+        // later cut-off move pushes down. (Validation lets the malus on
+        // only with history and a negamax rule.)
+        let malus = FULL && self.opts.history_malus;
         let mut tried: SmallVec<[Tried<G::Move>; 16]> = SmallVec::new();
         // Lazy SMP: a later move whose child another thread is searching
         // waits until the node's other moves are done (`busy`).
