@@ -72,13 +72,26 @@ pub const KIBITZ_NODES: [f64; 9] = [500.0, 1000.0, 2000.0, 4000.0, 8000.0, 16000
 /// Stockfish 1800 and 2000 tie the engine's upper node rungs to the scale
 /// between 1700, 1900 and 2100: with those three levels alone, 16,000
 /// nodes was about 120 Elo from the nearest, and most of the node curve's
-/// ratings came from self-play.
-pub const STOCKFISH_LINKS: [(u32, &[&str]); 7] = [
+/// ratings came from self-play. Stockfish 1600 (its depth-3 step, which
+/// no other level plays) and the links of 1350 to 500 nodes and of 1500
+/// to 2,000 tie the node curve's low end to the scale where the map is
+/// steepest: with one link each there, `elo:X` scored 55% against
+/// `UCI_Elo=X` from 1500 to 1700 and the rungs' intervals were ±68 to ±88.
+pub const STOCKFISH_LINKS: [(u32, &[&str]); 8] = [
     (
         1350,
-        &["boltzmann:depth=3,softcap=1000,theta=0.05", "boltzmann:depth=3,softcap=1000,theta=0.1", "alphabeta:depth=3"],
+        &[
+            "boltzmann:depth=3,softcap=1000,theta=0.05",
+            "boltzmann:depth=3,softcap=1000,theta=0.1",
+            "alphabeta:depth=3",
+            "kibitz:nodes=500",
+        ],
     ),
-    (1500, &["boltzmann:depth=3,softcap=1000,theta=0.1", "alphabeta:depth=3", "kibitz:nodes=1000"]),
+    (
+        1500,
+        &["boltzmann:depth=3,softcap=1000,theta=0.1", "alphabeta:depth=3", "kibitz:nodes=1000", "kibitz:nodes=2000"],
+    ),
+    (1600, &["kibitz:nodes=1000", "kibitz:nodes=2000", "kibitz:nodes=4000"]),
     (1700, &["kibitz:nodes=2000", "kibitz:nodes=4000", "kibitz:nodes=8000"]),
     (1800, &["kibitz:nodes=8000", "kibitz:nodes=16000", "kibitz:nodes=32000"]),
     (1900, &["kibitz:nodes=8000", "kibitz:nodes=16000", "kibitz:nodes=32000"]),
