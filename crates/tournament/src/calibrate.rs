@@ -21,7 +21,7 @@ use strength::pairing::PairOutcome;
 use strength::scale_map::ScaleMap;
 
 use crate::TournamentError;
-use crate::ladder::Ladder;
+use crate::ladder::{HeldOutDesign, Ladder};
 use crate::ladder_fit::{LadderFit, LadderFitError, RatedRung, fit_ladder};
 use crate::matches::{AnySetup, MatchJob, Openings};
 use crate::runner::{Job, RunConfig, RunError, RunObserver, Shard, fnv, run_cells};
@@ -73,6 +73,14 @@ pub enum CalibrateError {
     /// A ladder without curves.
     #[error("the ladder has no curve")]
     NoCurves,
+    /// A held-out design whose predicted scores are not in (0, 0.5).
+    #[error("the held-out design's predicted scores must lie strictly between 0 and 0.5, not {first} and {last}")]
+    HeldOutDesign {
+        /// The first match's score.
+        first: f64,
+        /// The last match's score.
+        last: f64,
+    },
     /// A rung the setup's roster refuses, or no openings.
     #[error(transparent)]
     Setup(#[from] TournamentError),
@@ -211,6 +219,11 @@ pub fn calibrate(
     if ladder.held_out_pairs == 0 {
         return Err(CalibrateError::NoPairs("held-out match"));
     }
+    if let HeldOutDesign::PredictedScore { first, last } = ladder.held_out_design {
+        if ![first, last].iter().all(|s| *s > 0.0 && *s < 0.5) {
+            return Err(CalibrateError::HeldOutDesign { first, last });
+        }
+    }
     let matches = LadderMatches::new(setup, ladder, config.seed)?;
     let run = config.run();
     let share = config.shard.map_or("all".to_string(), |s| s.to_string());
@@ -222,8 +235,7 @@ pub fn calibrate(
     run_cells(&jobs, &run, observer)?;
     let mut calibration = fit_matches(setup.name(), ladder, &matches, config)?;
     observer.note(&format!("{}: held-out check, {HELD_OUT_MATCHES} matches", setup.name()));
-    calibration.held_out =
-        held_out(setup, &calibration, &run, ladder.held_out_pairs, &matches.openings.list, observer)?;
+    calibration.held_out = held_out(setup, &calibration, &run, ladder, &matches.openings.list, observer)?;
     Ok(calibration)
 }
 
@@ -328,9 +340,60 @@ fn served(dial: &Dial, elo: f64) -> f64 {
     dial.gaps().into_iter().find(|g| g.0 < elo && elo < g.1).map_or(elo, |g| g.1.ceil() + 0.5)
 }
 
+/// The dial values of the `k`-th held-out match of [`HELD_OUT_MATCHES`]
+/// on `dial` by `design` (see [`HeldOutDesign`]), with `games` games:
+/// values on the half (so that they do not land on the rungs' ratings),
+/// moved above a gap between curves where one falls inside (see
+/// [`Dial::gaps`]).
+///
+/// ```
+/// use strength::dial::Dial;
+/// use tournament::calibrate::{HELD_OUT_MATCHES, held_out_values};
+/// use tournament::ladder::HeldOutDesign;
+///
+/// use strength::dial::Calibration;
+///
+/// let dial = Dial::new(Calibration::from_json(games_small::calibrations::CONNECT4)?)?;
+/// let design = HeldOutDesign::PredictedScore { first: 0.1, last: 0.35 };
+/// for k in 0..HELD_OUT_MATCHES {
+///     let (a, b) = held_out_values(&dial, design, k, 400)?;
+///     let target = 0.1 + 0.25 * k as f64 / 9.0;
+///     assert!(a < b && (dial.predict(a, b, 400)?.score - target).abs() < 0.01);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn held_out_values(dial: &Dial, design: HeldOutDesign, k: usize, games: u64) -> Result<(f64, f64), DialError> {
+    let (lo, hi) = dial.range();
+    let span = hi - lo;
+    let top = hi - span * 0.02;
+    let a = served(dial, (lo + span * (0.03 + 0.07 * k as f64)).round() + 0.5);
+    let b = match design {
+        HeldOutDesign::RangeFraction => (a + span * (0.12 + 0.03 * k as f64)).min(top),
+        HeldOutDesign::PredictedScore { first, last } => {
+            let target = first + (last - first) * k as f64 / (HELD_OUT_MATCHES - 1) as f64;
+            if dial.predict(a, top, games)?.score >= target {
+                top
+            } else {
+                // A's predicted score falls as B rises: bisect for the target.
+                let (mut below, mut above) = (a, top);
+                for _ in 0..60 {
+                    let mid = 0.5 * (below + above);
+                    if dial.predict(a, mid, games)?.score > target {
+                        below = mid;
+                    } else {
+                        above = mid;
+                    }
+                }
+                0.5 * (below + above)
+            }
+        }
+    };
+    Ok((a, served(dial, b.round() + 0.5)))
+}
+
 /// The held-out check of `calibration`: [`HELD_OUT_MATCHES`] matches of
-/// `pairs` pairs between dial values spread over the range (moved above a
-/// gap between curves where one falls inside, see [`Dial::gaps`]), at settings the
+/// `ladder`'s held-out pairs between dial values chosen by its
+/// [design](HeldOutDesign) ([`held_out_values`]), at settings the
 /// calibration never played, each compared with the score the ratings
 /// predict (the interval: the two values' rating uncertainty, the ladder's
 /// model error and the games' sampling noise, see [`Dial::predict`]).
@@ -339,20 +402,16 @@ pub fn held_out(
     setup: &Arc<dyn AnySetup>,
     calibration: &Calibration,
     run: &RunConfig,
-    pairs: usize,
+    ladder: &Ladder,
     openings: &[String],
     observer: &dyn RunObserver,
 ) -> Result<Vec<HeldOut>, CalibrateError> {
     let dial = Dial::new(calibration.clone())?;
-    let (lo, hi) = dial.range();
-    let span = hi - lo;
+    let pairs = ladder.held_out_pairs;
     let mut checks = Vec::new();
     let mut jobs = Vec::new();
     for k in 0..HELD_OUT_MATCHES {
-        // A from 3% to 66% of the range, B from 12% to 39% of the range
-        // above it (values that do not land on the rungs' ratings).
-        let a = served(&dial, (lo + span * (0.03 + 0.07 * k as f64)).round() + 0.5);
-        let b = served(&dial, (a + span * (0.12 + 0.03 * k as f64)).min(hi - span * 0.02).round() + 0.5);
+        let (a, b) = held_out_values(&dial, ladder.held_out_design, k, 2 * pairs as u64)?;
         let a_spec = dial.setting(a)?.to_string();
         let b_spec = dial.setting(b)?.to_string();
         jobs.push(MatchJob::new(

@@ -186,6 +186,48 @@ pub struct Ladder {
     /// Pairs of games per held-out match (enough that the games' sampling
     /// noise stays well below the accuracy asked of the dial).
     pub held_out_pairs: usize,
+    /// How the held-out check chooses its matches.
+    #[serde(default, skip_serializing_if = "HeldOutDesign::is_default")]
+    pub held_out_design: HeldOutDesign,
+}
+
+/// How the held-out check chooses the dial values of its matches. The
+/// weaker side A of the `k`-th match (of ten) sits at 3% + 7%·`k` of the
+/// dial's range in both designs; they differ in how far above it the
+/// stronger side B is.
+///
+/// ```
+/// use tournament::ladder::{HeldOutDesign, Ladder};
+///
+/// let ladder = Ladder::boltzmann(&[1], &[0.1, 1.0], "")
+///     .with_held_out_design(HeldOutDesign::PredictedScore { first: 0.1, last: 0.35 });
+/// assert_eq!(Ladder::from_json(&ladder.to_json())?, ladder);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "by")]
+pub enum HeldOutDesign {
+    /// B above A by a share of the dial's range: 12% + 3%·`k`. On a long
+    /// range the matches are lopsided (a predicted score of A of a few
+    /// per cent), so they test the rating model's tail.
+    #[default]
+    RangeFraction,
+    /// B where A's predicted score is `first` for the first match, `last`
+    /// for the tenth, and evenly between (or the dial's top where even it
+    /// is predicted to score more than that against A): the matches test
+    /// the model at the gaps a user sets between two players.
+    PredictedScore {
+        /// A's predicted score in the first match, in (0, 0.5).
+        first: f64,
+        /// A's predicted score in the tenth match, in (0, 0.5).
+        last: f64,
+    },
+}
+
+impl HeldOutDesign {
+    fn is_default(&self) -> bool {
+        *self == HeldOutDesign::default()
+    }
 }
 
 /// The default pairs per matchup of [`Ladder::boltzmann`].
@@ -257,6 +299,7 @@ impl Ladder {
             links: Vec::new(),
             pairs: DEFAULT_PAIRS,
             held_out_pairs: DEFAULT_HELD_OUT_PAIRS,
+            held_out_design: HeldOutDesign::default(),
         }
     }
 
@@ -271,6 +314,13 @@ impl Ladder {
     #[must_use]
     pub fn with_held_out_pairs(mut self, pairs: usize) -> Self {
         self.held_out_pairs = pairs;
+        self
+    }
+
+    /// The same ladder with the held-out matches chosen by `design`.
+    #[must_use]
+    pub fn with_held_out_design(mut self, design: HeldOutDesign) -> Self {
+        self.held_out_design = design;
         self
     }
 

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use strength::dial::Dial;
 use tournament::calibrate::{CalibrateConfig, CalibrateError, HELD_OUT_MATCHES, calibrate, fit_saved};
-use tournament::ladder::Ladder;
+use tournament::ladder::{HeldOutDesign, Ladder};
 use tournament::matches::AnySetup;
 use tournament::runner::{RunObserver, Shard};
 
@@ -91,6 +91,35 @@ fn a_grown_calibration_plays_only_the_new_games_and_a_rerun_plays_none() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// With the predicted-score design every held-out match is set where the
+/// weaker side's predicted score is its target (from `first` to `last`),
+/// or at the dial's top where even the top is predicted to score less
+/// against it.
+#[test]
+fn the_predicted_score_design_sets_each_held_out_match_at_its_target() {
+    let dir = fresh("design");
+    let (first, last) = (0.2, 0.4);
+    let design = HeldOutDesign::PredictedScore { first, last };
+    let c = calibrate(&setup(), &ladder(20).with_held_out_design(design), &CalibrateConfig::new(5, &dir), &()).unwrap();
+    let dial = Dial::new(c.clone()).unwrap();
+    let (lo, hi) = dial.range();
+    let top = hi - 0.02 * (hi - lo);
+    assert_eq!(c.held_out.len(), HELD_OUT_MATCHES);
+    let mut on_target = 0;
+    for (k, h) in c.held_out.iter().enumerate() {
+        let target = first + (last - first) * k as f64 / (HELD_OUT_MATCHES - 1) as f64;
+        assert!(h.a_elo < h.b_elo, "{h:?}");
+        if (h.b_elo - top).abs() > 1.0 {
+            assert!((h.predicted - target).abs() < 0.02, "match {k}: predicted {} for {target}", h.predicted);
+            on_target += 1;
+        } else {
+            assert!(h.predicted >= target - 0.02, "match {k}: the top is predicted {} for {target}", h.predicted);
+        }
+    }
+    assert!(on_target >= HELD_OUT_MATCHES / 2, "{on_target} matches on their targets");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn the_same_seed_gives_the_same_calibration_on_any_number_of_threads() {
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
@@ -137,6 +166,11 @@ fn a_ladder_that_cannot_be_played_is_a_typed_error() {
     let mut empty = ladder(10);
     empty.curves.clear();
     assert!(matches!(calibrate(&setup(), &empty, &config, &()), Err(CalibrateError::NoCurves)));
+    for (first, last) in [(0.6, 0.3), (0.1, 0.5), (0.0, 0.3), (f64::NAN, 0.3)] {
+        let design = HeldOutDesign::PredictedScore { first, last };
+        let bad = calibrate(&setup(), &ladder(10).with_held_out_design(design), &config, &());
+        assert!(matches!(bad, Err(CalibrateError::HeldOutDesign { .. })), "{bad:?}");
+    }
     let unknown = Ladder::boltzmann(&[2], &[0.1], "cap=1").with_pairs(2);
     let mut unknown = unknown;
     unknown.curves[0].top = Some("minimaxx:depth=2".into());
