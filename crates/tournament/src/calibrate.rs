@@ -347,11 +347,9 @@ fn served(dial: &Dial, elo: f64) -> f64 {
 /// [`Dial::gaps`]).
 ///
 /// ```
-/// use strength::dial::Dial;
+/// use strength::dial::{Calibration, Dial};
 /// use tournament::calibrate::{HELD_OUT_MATCHES, held_out_values};
 /// use tournament::ladder::HeldOutDesign;
-///
-/// use strength::dial::Calibration;
 ///
 /// let dial = Dial::new(Calibration::from_json(games_small::calibrations::CONNECT4)?)?;
 /// let design = HeldOutDesign::PredictedScore { first: 0.1, last: 0.35 };
