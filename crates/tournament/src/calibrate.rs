@@ -219,10 +219,10 @@ pub fn calibrate(
     if ladder.held_out_pairs == 0 {
         return Err(CalibrateError::NoPairs("held-out match"));
     }
-    if let HeldOutDesign::PredictedScore { first, last } = ladder.held_out_design {
-        if ![first, last].iter().all(|s| *s > 0.0 && *s < 0.5) {
-            return Err(CalibrateError::HeldOutDesign { first, last });
-        }
+    if let HeldOutDesign::PredictedScore { first, last } = ladder.held_out_design
+        && ![first, last].iter().all(|s| *s > 0.0 && *s < 0.5)
+    {
+        return Err(CalibrateError::HeldOutDesign { first, last });
     }
     let matches = LadderMatches::new(setup, ladder, config.seed)?;
     let run = config.run();
