@@ -63,23 +63,23 @@ fn without_engine_path(spec: &str) -> String {
     }
 }
 
+/// Whether `spec` is the chess ladder's Stockfish at `UCI_Elo` `elo`.
+fn is_level(spec: &str, elo: u32) -> bool {
+    spec.starts_with("uci:") && spec.contains(&format!(",UCI_Elo={elo},"))
+}
+
 /// Whether `a` against `b` is one of the chess ladder's links still being
 /// played ([`CHESS_PENDING_LINKS`]).
 fn pending(a: &str, b: &str) -> bool {
-    CHESS_PENDING_LINKS.iter().any(|&(elo, rung)| {
-        let level = |s: &str| s.starts_with("uci:") && s.contains(&format!(",UCI_Elo={elo},"));
-        (level(a) && b == rung) || (level(b) && a == rung)
-    })
+    CHESS_PENDING_LINKS.iter().any(|&(elo, rung)| (is_level(a, elo) && b == rung) || (is_level(b, elo) && a == rung))
 }
 
 /// A Stockfish level of the chess ladder all of whose links are still
 /// being played.
 fn pending_level(spec: &str) -> bool {
-    STOCKFISH_LINKS.iter().any(|&(elo, links)| {
-        spec.starts_with("uci:")
-            && spec.contains(&format!(",UCI_Elo={elo},"))
-            && links.iter().all(|l| CHESS_PENDING_LINKS.contains(&(elo, l)))
-    })
+    STOCKFISH_LINKS
+        .iter()
+        .any(|&(elo, links)| is_level(spec, elo) && links.iter().all(|l| CHESS_PENDING_LINKS.contains(&(elo, l))))
 }
 
 /// The ladders built on the library are the ones the committed

@@ -219,11 +219,7 @@ pub fn calibrate(
     if ladder.held_out_pairs == 0 {
         return Err(CalibrateError::NoPairs("held-out match"));
     }
-    if let HeldOutDesign::PredictedScore { first, last } = ladder.held_out_design
-        && ![first, last].iter().all(|s| *s > 0.0 && *s < 0.5)
-    {
-        return Err(CalibrateError::HeldOutDesign { first, last });
-    }
+    check_design(ladder.held_out_design)?;
     let matches = LadderMatches::new(setup, ladder, config.seed)?;
     let run = config.run();
     let share = config.shard.map_or("all".to_string(), |s| s.to_string());
@@ -334,6 +330,18 @@ fn fit_matches(
     Ok(calibration)
 }
 
+/// A design whose predicted scores lie strictly between 0 and 0.5 (the
+/// weaker side's), or [`CalibrateError::HeldOutDesign`]; checked by
+/// [`calibrate`] before any game and by [`held_out_values`].
+fn check_design(design: HeldOutDesign) -> Result<(), CalibrateError> {
+    match design {
+        HeldOutDesign::PredictedScore { first, last } if ![first, last].iter().all(|s| *s > 0.0 && *s < 0.5) => {
+            Err(CalibrateError::HeldOutDesign { first, last })
+        }
+        _ => Ok(()),
+    }
+}
+
 /// `elo`, or, where it falls in a [gap](Dial::gaps) between two curves, the
 /// first whole rating plus a half above the gap.
 fn served(dial: &Dial, elo: f64) -> f64 {
@@ -360,7 +368,8 @@ fn served(dial: &Dial, elo: f64) -> f64 {
 /// }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn held_out_values(dial: &Dial, design: HeldOutDesign, k: usize, games: u64) -> Result<(f64, f64), DialError> {
+pub fn held_out_values(dial: &Dial, design: HeldOutDesign, k: usize, games: u64) -> Result<(f64, f64), CalibrateError> {
+    check_design(design)?;
     let (lo, hi) = dial.range();
     let span = hi - lo;
     let top = hi - span * 0.02;

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use strength::dial::Dial;
-use tournament::calibrate::{CalibrateConfig, CalibrateError, HELD_OUT_MATCHES, calibrate, fit_saved};
+use strength::dial::{Calibration, Dial};
+use tournament::calibrate::{CalibrateConfig, CalibrateError, HELD_OUT_MATCHES, calibrate, fit_saved, held_out_values};
 use tournament::ladder::{HeldOutDesign, Ladder};
 use tournament::matches::AnySetup;
 use tournament::runner::{RunObserver, Shard};
@@ -166,10 +166,13 @@ fn a_ladder_that_cannot_be_played_is_a_typed_error() {
     let mut empty = ladder(10);
     empty.curves.clear();
     assert!(matches!(calibrate(&setup(), &empty, &config, &()), Err(CalibrateError::NoCurves)));
+    let dial = Dial::new(Calibration::from_json(games_small::calibrations::CONNECT4).unwrap()).unwrap();
     for (first, last) in [(0.6, 0.3), (0.1, 0.5), (0.0, 0.3), (f64::NAN, 0.3)] {
         let design = HeldOutDesign::PredictedScore { first, last };
         let bad = calibrate(&setup(), &ladder(10).with_held_out_design(design), &config, &());
         assert!(matches!(bad, Err(CalibrateError::HeldOutDesign { .. })), "{bad:?}");
+        let values = held_out_values(&dial, design, 0, 400);
+        assert!(matches!(values, Err(CalibrateError::HeldOutDesign { .. })), "{values:?}");
     }
     let unknown = Ladder::boltzmann(&[2], &[0.1], "cap=1").with_pairs(2);
     let mut unknown = unknown;
