@@ -17,11 +17,19 @@
 //! after `--trials` trials the line's solution is the anchor's τ. Every
 //! game is seeded from `--seed`, the anchor and the trial, so the fit
 //! replays exactly on any machine and any number of threads.
+//!
+//! A temperature can make a player no stronger than the model's most
+//! likely move, which it nearly always plays below
+//! [`SATURATED_TEMPERATURE`]. An anchor above the middle whose line asks
+//! for less keeps that temperature, and its remaining strength comes from
+//! the gap weight ([`TemperAnchor::gap_weight`]: logits taken off a move
+//! per pawn it loses by the model's short search), fitted the same way in
+//! `ln` of the weight, with as many trials again.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use games_chess::human::{HumanAgents, HumanModel, MODEL_PATH, TEMPERATURE_RANGE, TemperAnchor};
+use games_chess::human::{GAP_WEIGHT_RANGE, HumanAgents, HumanModel, MODEL_PATH, TEMPERATURE_RANGE, TemperAnchor};
 use rayon::prelude::*;
 use search_core::rng::derive_seed;
 use serde_json::json;
@@ -41,7 +49,19 @@ pub const DEFAULT_ANCHORS: [u32; 5] = [900, 1200, 1500, 1800, 2100];
 /// (negative: a lower temperature is stronger).
 pub const PRIOR_SLOPE: f64 = -500.0;
 
-/// The largest change of `ln τ` one trial may propose.
+/// The slope assumed for the gap weight before its trials measure it: Elo
+/// per unit of `ln w` (positive: a larger weight is stronger).
+pub const GAP_PRIOR_SLOPE: f64 = 100.0;
+
+/// The first gap weight tried where the temperature saturates.
+pub const FIRST_GAP_WEIGHT: f64 = 1.0;
+
+/// The temperature below which the draw is nearly always the model's most
+/// likely move and a lower one gains no strength (docs/human.md: `human:2100`
+/// scored +207, +196 and +205 Elo at τ 0.198, 0.123 and 0.066).
+pub const SATURATED_TEMPERATURE: f64 = 0.2;
+
+/// The largest change of `ln τ` (or `ln w`) one trial may propose.
 pub const MAX_STEP: f64 = 1.5;
 
 /// Arguments of `cargo xtask human temper`.
@@ -101,11 +121,11 @@ pub fn score_elo(s: f64, games: usize) -> f64 {
     score_to_elo(s.clamp(edge, 1.0 - edge))
 }
 
-/// One trial: the anchor's `ln τ` and the Elo its score gave.
+/// One trial: the anchor's `ln τ` (or `ln w`) and the Elo its score gave.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Trial {
-    /// `ln τ` of the anchor.
-    pub log_temperature: f64,
+    /// `ln` of the parameter tried: the temperature, or the gap weight.
+    pub log_value: f64,
     /// The anchor's score against its neighbour.
     pub score: f64,
     /// That score as an Elo difference.
@@ -121,27 +141,42 @@ pub struct Trial {
 /// use dial::human_temper::{Trial, next_log_temperature};
 /// // Two trials on the line elo = −400·lnτ: 300 Elo is at lnτ = −0.75.
 /// let t = [
-///     Trial { log_temperature: 0.0, score: 0.5, elo: 0.0 },
-///     Trial { log_temperature: -0.5, score: 0.76, elo: 200.0 },
+///     Trial { log_value: 0.0, score: 0.5, elo: 0.0 },
+///     Trial { log_value: -0.5, score: 0.76, elo: 200.0 },
 /// ];
 /// assert!((next_log_temperature(&t, 300.0) + 0.75).abs() < 1e-9);
 /// ```
 pub fn next_log_temperature(trials: &[Trial], target: f64) -> f64 {
-    let n = trials.len().max(1) as f64;
-    let mx = trials.iter().map(|t| t.log_temperature).sum::<f64>() / n;
-    let my = trials.iter().map(|t| t.elo).sum::<f64>() / n;
-    let sxx: f64 = trials.iter().map(|t| (t.log_temperature - mx).powi(2)).sum();
-    let sxy: f64 = trials.iter().map(|t| (t.log_temperature - mx) * (t.elo - my)).sum();
-    let spread = trials.iter().map(|t| t.log_temperature).fold(f64::NEG_INFINITY, f64::max)
-        - trials.iter().map(|t| t.log_temperature).fold(f64::INFINITY, f64::min);
-    let slope = if spread >= 0.05 && sxy / sxx < 0.0 { sxy / sxx } else { PRIOR_SLOPE };
-    let step = ((target - my) / slope).clamp(-MAX_STEP, MAX_STEP);
-    (mx + step).clamp(TEMPERATURE_RANGE.0.ln(), TEMPERATURE_RANGE.1.ln())
+    next_log_value(trials, target, PRIOR_SLOPE, TEMPERATURE_RANGE)
 }
 
-/// The spec of `human:X` drawing at temperature `t`.
-fn spec(rating: u32, t: f64) -> String {
-    format!("human:{rating},temper={t:.5}")
+/// The `ln w` of the gap weight at which the line through `trials` gives
+/// `target` Elo: as [`next_log_temperature`], with a positive slope
+/// ([`GAP_PRIOR_SLOPE`] until the trials measure one) and within the gap
+/// weights a model accepts (above 0: at least a thousandth).
+pub fn next_log_gap_weight(trials: &[Trial], target: f64) -> f64 {
+    next_log_value(trials, target, GAP_PRIOR_SLOPE, (1e-3, GAP_WEIGHT_RANGE.1))
+}
+
+/// The line search of [`next_log_temperature`]: a fitted slope is used
+/// only if it has the sign of `prior_slope`.
+fn next_log_value(trials: &[Trial], target: f64, prior_slope: f64, range: (f64, f64)) -> f64 {
+    let n = trials.len().max(1) as f64;
+    let mx = trials.iter().map(|t| t.log_value).sum::<f64>() / n;
+    let my = trials.iter().map(|t| t.elo).sum::<f64>() / n;
+    let sxx: f64 = trials.iter().map(|t| (t.log_value - mx).powi(2)).sum();
+    let sxy: f64 = trials.iter().map(|t| (t.log_value - mx) * (t.elo - my)).sum();
+    let spread = trials.iter().map(|t| t.log_value).fold(f64::NEG_INFINITY, f64::max)
+        - trials.iter().map(|t| t.log_value).fold(f64::INFINITY, f64::min);
+    let fitted = sxy / sxx;
+    let slope = if spread >= 0.05 && fitted * prior_slope > 0.0 { fitted } else { prior_slope };
+    let step = ((target - my) / slope).clamp(-MAX_STEP, MAX_STEP);
+    (mx + step).clamp(range.0.ln(), range.1.ln())
+}
+
+/// The spec of `human:X` drawing at temperature `t` with gap weight `w`.
+fn spec(rating: u32, t: f64, w: f64) -> String {
+    if w == 0.0 { format!("human:{rating},temper={t:.5}") } else { format!("human:{rating},temper={t:.5},gap={w:.5}") }
 }
 
 /// Plays `pairs` pairs of `a` against `b` on `setup` (random openings), in
@@ -186,36 +221,55 @@ pub fn fit_temper(
     let centre = anchors.len() / 2;
     let mut t = vec![f64::NAN; anchors.len()];
     t[centre] = args.center_temperature.ln();
+    let mut w = vec![0.0; anchors.len()];
     let order: Vec<(usize, usize)> =
         (centre + 1..anchors.len()).map(|i| (i, i - 1)).chain((0..centre).rev().map(|i| (i, i + 1))).collect();
     let mut report = Vec::new();
     for (i, j) in order {
         let (x, y) = (anchors[i], anchors[j]);
         let target = f64::from(x) - f64::from(y);
-        let opponent = spec(y, t[j].exp());
+        let opponent = spec(y, t[j].exp(), w[j]);
+        let mut trial = |tag: &str, k: usize, candidate: &str| -> Result<(f64, f64), String> {
+            let seed = derive_seed(args.seed, fnv(&format!("{tag} {x} {y} {k}")));
+            let s = score(&setup, candidate, &opponent, pairs, seed)?;
+            let elo = score_elo(s, 2 * pairs);
+            progress(&format!("{candidate} vs {opponent}: {:.1}% ({elo:+.0} Elo, target {target:+.0})", 100.0 * s));
+            Ok((s, elo))
+        };
         let mut trials: Vec<Trial> = Vec::new();
         let mut lt = t[j];
         for k in 0..args.trials {
-            let seed = derive_seed(args.seed, fnv(&format!("temper {x} {y} {k}")));
-            let s = score(&setup, &spec(x, lt.exp()), &opponent, pairs, seed)?;
-            let elo = score_elo(s, 2 * pairs);
-            trials.push(Trial { log_temperature: lt, score: s, elo });
-            progress(&format!(
-                "human:{x} at τ={:.3} vs {opponent}: {:.1}% ({elo:+.0} Elo, target {target:+.0})",
-                lt.exp(),
-                100.0 * s
-            ));
+            let (score, elo) = trial("temper", k, &spec(x, lt.exp(), 0.0))?;
+            trials.push(Trial { log_value: lt, score, elo });
             lt = next_log_temperature(&trials, target);
         }
+        let mut gap_trials: Vec<Trial> = Vec::new();
+        if i > centre && lt < SATURATED_TEMPERATURE.ln() {
+            lt = SATURATED_TEMPERATURE.ln();
+            let mut lw = FIRST_GAP_WEIGHT.ln();
+            for k in 0..args.trials {
+                let (score, elo) = trial("gap", k, &spec(x, lt.exp(), lw.exp()))?;
+                gap_trials.push(Trial { log_value: lw, score, elo });
+                lw = next_log_gap_weight(&gap_trials, target);
+            }
+            w[i] = lw.exp();
+        }
         t[i] = lt;
+        let listed = |trials: &[Trial], name: &str| -> Vec<serde_json::Value> {
+            trials.iter().map(|r| json!({name: r.log_value.exp(), "score": r.score, "elo": r.elo})).collect()
+        };
         report.push(json!({"rating": x, "against": y, "target_elo": target, "temperature": lt.exp(),
-            "trials": trials.iter().map(|r| json!({"temperature": r.log_temperature.exp(), "score": r.score,
-                "elo": r.elo})).collect::<Vec<_>>()}));
+            "gap_weight": w[i], "trials": listed(&trials, "temperature"),
+            "gap_trials": listed(&gap_trials, "gap_weight")}));
     }
     let fitted = anchors
         .iter()
-        .zip(&t)
-        .map(|(&rating, lt)| TemperAnchor { rating: f64::from(rating), temperature: lt.exp() })
+        .zip(t.iter().zip(&w))
+        .map(|(&rating, (lt, &gap_weight))| TemperAnchor {
+            rating: f64::from(rating),
+            temperature: lt.exp(),
+            gap_weight,
+        })
         .collect();
     Ok((fitted, json!({"games_per_trial": 2 * pairs, "seed": args.seed, "anchors": report})))
 }
@@ -239,7 +293,7 @@ pub fn temper(args: TemperArgs) -> TaskResult {
     let out = taskkit::target_dir(&workspace_root()).join("human-cache/temper-report.json");
     taskkit::write_atomic(&out, &serde_json::to_string_pretty(&report)?)?;
     for a in &model.temper {
-        println!("human:{:.0}: temperature {:.3}", a.rating, a.temperature);
+        println!("human:{:.0}: temperature {:.3}, gap weight {:.3}", a.rating, a.temperature, a.gap_weight);
     }
     eprintln!("wrote {} (the engine embeds it: rebuild to play it); report {}", path.display(), out.display());
     Ok(())
@@ -262,7 +316,10 @@ mod tests {
         };
         let mut lines = 0;
         let (a, report) = fit_temper(&model, &args, |_| lines += 1).unwrap();
-        assert_eq!(lines, 4, "two trials for each of the two outer anchors");
+        let with_gap = a.iter().filter(|t| t.gap_weight > 0.0).count();
+        assert_eq!(lines, 4 + 2 * with_gap, "two trials for each of the two outer anchors, two more for a gap weight");
+        assert!(a[0].gap_weight == 0.0 && a[1].gap_weight == 0.0, "only a stronger anchor gets a gap weight");
+        assert!(a[2].gap_weight == 0.0 || a[2].temperature == SATURATED_TEMPERATURE);
         let ratings: Vec<f64> = a.iter().map(|t| t.rating).collect();
         assert_eq!(ratings, [1300.0, 1500.0, 1700.0]);
         assert_eq!(a[1].temperature, 0.8);
@@ -283,14 +340,23 @@ mod tests {
 
     #[test]
     fn the_next_trial_follows_the_prior_slope_until_the_trials_measure_one() {
-        let one = [Trial { log_temperature: 0.0, score: 0.5, elo: 0.0 }];
+        let one = [Trial { log_value: 0.0, score: 0.5, elo: 0.0 }];
         assert!((next_log_temperature(&one, 250.0) - 250.0 / PRIOR_SLOPE).abs() < 1e-12);
         // A rising line (noise) is not trusted: the prior slope again.
-        let rising = [one[0], Trial { log_temperature: -0.5, score: 0.45, elo: -35.0 }];
+        let rising = [one[0], Trial { log_value: -0.5, score: 0.45, elo: -35.0 }];
         let t = next_log_temperature(&rising, 100.0);
         assert!((t - (-0.25 + (100.0 + 17.5) / PRIOR_SLOPE)).abs() < 1e-12, "{t}");
         // Steps are bounded, and so is the temperature.
         assert!(next_log_temperature(&one, 5000.0) >= -MAX_STEP);
         assert!(next_log_temperature(&one, -50_000.0) <= TEMPERATURE_RANGE.1.ln());
+        // The gap weight's line rises: more Elo asks for a larger weight,
+        // and a falling line (noise) is not trusted.
+        assert!((next_log_gap_weight(&one, 50.0) - 50.0 / GAP_PRIOR_SLOPE).abs() < 1e-12);
+        let falling = [one[0], Trial { log_value: 0.5, score: 0.45, elo: -35.0 }];
+        let g = next_log_gap_weight(&falling, 100.0);
+        assert!((g - (0.25 + (100.0 + 17.5) / GAP_PRIOR_SLOPE)).abs() < 1e-12, "{g}");
+        let on_line = [one[0], Trial { log_value: 1.0, score: 0.64, elo: 100.0 }];
+        assert!((next_log_gap_weight(&on_line, 150.0) - 1.5).abs() < 1e-12);
+        assert!(next_log_gap_weight(&one, -50_000.0) >= 1e-3f64.ln());
     }
 }

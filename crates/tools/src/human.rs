@@ -769,9 +769,9 @@ pub fn eval(args: EvalArgs) -> TaskResult {
         let (mut mode_hits, mut sample_hits, mut expected) = (0usize, 0usize, 0.0);
         let (mut ll_h, mut ll_u, mut ll_b, mut nb) = (0.0, 0.0, 0.0, 0usize);
         let (mut loss_player, mut loss_human) = (Vec::new(), Vec::new());
-        // human:X draws at the model's temperature for X; the likelihoods
-        // are the fitted model's at the mover's own rating, untempered and
-        // tempered.
+        // human:X draws at the model's temperature and gap weight for X;
+        // the likelihoods are the fitted model's at the mover's own rating,
+        // untempered and as drawn.
         let tx = model.temperature(x);
         let mut ll_t = 0.0;
         let ll_earlier: Option<f64> = earlier.as_ref().map(|(w, t)| {
@@ -781,10 +781,10 @@ pub fn eval(args: EvalArgs) -> TaskResult {
                 / n
         });
         for &i in &rows {
-            let p = model.tempered(test.d.rows(i), x, tx);
+            let p = model.drawn(test.d.rows(i), x);
             let own = test.d.ratings[i];
             let ph = model.probabilities(test.d.rows(i), own);
-            let pt = model.tempered(test.d.rows(i), own, model.temperature(own));
+            let pt = model.drawn(test.d.rows(i), own);
             let c = test.d.chosen[i];
             let mode = (0..p.len()).fold(0, |b, j| if p[j] > p[b] { j } else { b });
             let draw = search_core::rng::sample_index(&p, &mut r);
@@ -865,6 +865,7 @@ pub fn eval(args: EvalArgs) -> TaskResult {
             "human_sample_match": sample_hits as f64 / n,
             "human_expected_match": expected / n,
             "temperature": tx,
+            "gap_weight": model.gap_weight(x),
             "loglik_human": ll_h / n,
             "loglik_human_tempered": ll_t / n,
             "loglik_earlier_model": ll_earlier,

@@ -22,7 +22,7 @@
 //!   so that `human:X` against `human:Y` scores what Elo predicts;
 //!   `pick=sample`) or plays its most likely move (`pick=mode`);
 //!   [`HumanAgents`] builds it from the spec
-//!   `human:X[,pick=sample|mode][,temper=T]`.
+//!   `human:X[,pick=sample|mode][,temper=T][,gap=W]`.
 //! * [`Book`]: the positions the train games reached at least twice and the
 //!   moves played there, one of the features.
 //!
@@ -134,7 +134,9 @@ pub struct HumanModel {
 }
 
 /// One point of a model's temperature curve: at `rating`, `pick=sample`
-/// draws from `p ∝ exp(u / temperature)`.
+/// draws from `p ∝ exp(u / temperature − gap_weight × gap)`, where `gap`
+/// is the move's gap below the best move's searched value in pawns (the
+/// model's `gap` feature).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct TemperAnchor {
     /// The rating.
@@ -142,6 +144,16 @@ pub struct TemperAnchor {
     /// The temperature there (positive; below 1 sharpens the distribution
     /// towards the model's most likely move, above 1 flattens it).
     pub temperature: f64,
+    /// Logits taken off a move per pawn of its gap to the best move (0 or
+    /// more; 0, the default, is the model's distribution itself): the
+    /// strength beyond the model's most likely move, for ratings a
+    /// temperature alone cannot reach ([`HumanModel::gap_weight`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub gap_weight: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 /// A model that cannot be used: unreadable JSON, or weights that do not
@@ -192,8 +204,40 @@ impl HumanModel {
 
     /// The probabilities at `temperature`: `p ∝ exp(u / temperature)`.
     pub fn tempered(&self, rows: &[f64], rating: f64, temperature: f64) -> Vec<f64> {
+        self.drawn_at(rows, rating, temperature, 0.0)
+    }
+
+    /// The distribution `pick=sample` draws from for a player of `rating`:
+    /// at the curve's [temperature](HumanModel::temperature) and
+    /// [gap weight](HumanModel::gap_weight) for that rating.
+    pub fn drawn(&self, rows: &[f64], rating: f64) -> Vec<f64> {
+        self.drawn_at(rows, rating, self.temperature(rating), self.gap_weight(rating))
+    }
+
+    /// The probabilities at `temperature` with `gap_weight` logits taken
+    /// off each move per pawn of its gap to the best move:
+    /// `p ∝ exp(u / temperature − gap_weight × gap)`.
+    ///
+    /// ```
+    /// use games_chess::ChessGame;
+    /// use games_chess::human::{HumanModel, MoveValues, move_features};
+    /// let model = HumanModel::embedded()?;
+    /// let g = ChessGame::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")?;
+    /// let (moves, values) = MoveValues::new(model.depth, 1)?.values(&g)?;
+    /// let rows = move_features(&g, &moves, &values, Some(&model.prior), Some(&model.book));
+    /// let best = values.iter().copied().fold(f64::MIN, f64::max);
+    /// // The probability given to moves within 0.1 pawn of the best.
+    /// let near_best = |p: Vec<f64>| (0..p.len()).filter(|&i| values[i] > best - 10.0).map(|i| p[i]).sum::<f64>();
+    /// let plain = near_best(model.drawn_at(&rows, 2000.0, 1.0, 0.0));
+    /// let averse = near_best(model.drawn_at(&rows, 2000.0, 1.0, 4.0));
+    /// assert!(averse > plain);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn drawn_at(&self, rows: &[f64], rating: f64, temperature: f64, gap_weight: f64) -> Vec<f64> {
         let u = self.utilities(rows, rating);
-        softmax(&u.iter().map(|x| x / temperature).collect::<Vec<_>>())
+        softmax(
+            &u.iter().zip(rows.chunks_exact(K)).map(|(x, f)| x / temperature - gap_weight * f[GAP]).collect::<Vec<_>>(),
+        )
     }
 
     /// The utilities of the moves whose features are `rows` for a player of
@@ -215,8 +259,8 @@ impl HumanModel {
     /// use games_chess::human::{HumanModel, TemperAnchor};
     /// let mut m = (*HumanModel::embedded()?).clone();
     /// m.temper = vec![
-    ///     TemperAnchor { rating: 1000.0, temperature: 2.0 },
-    ///     TemperAnchor { rating: 2000.0, temperature: 0.5 },
+    ///     TemperAnchor { rating: 1000.0, temperature: 2.0, gap_weight: 0.0 },
+    ///     TemperAnchor { rating: 2000.0, temperature: 0.5, gap_weight: 0.0 },
     /// ];
     /// assert_eq!(m.temperature(800.0), 2.0);
     /// assert!((m.temperature(1500.0) - 1.0).abs() < 1e-12); // √(2 × 0.5)
@@ -224,24 +268,59 @@ impl HumanModel {
     /// # Ok::<(), games_chess::human::ModelError>(())
     /// ```
     pub fn temperature(&self, rating: f64) -> f64 {
+        match self.bracket(rating) {
+            None => 1.0,
+            Some((lo, _, 0.0)) => lo.temperature,
+            Some((lo, hi, w)) => (lo.temperature.ln() * (1.0 - w) + hi.temperature.ln() * w).exp(),
+        }
+    }
+
+    /// The gap weight `pick=sample` draws with for a player of `rating`
+    /// (see [`TemperAnchor::gap_weight`]): the [`temper`](HumanModel::temper)
+    /// curve's, interpolated linearly between its anchors and constant
+    /// beyond them; 0 without one.
+    ///
+    /// ```
+    /// use games_chess::human::{HumanModel, TemperAnchor};
+    /// let mut m = (*HumanModel::embedded()?).clone();
+    /// m.temper = vec![
+    ///     TemperAnchor { rating: 1800.0, temperature: 0.6, gap_weight: 0.0 },
+    ///     TemperAnchor { rating: 2100.0, temperature: 0.2, gap_weight: 3.0 },
+    /// ];
+    /// assert_eq!(m.gap_weight(1500.0), 0.0);
+    /// assert!((m.gap_weight(2000.0) - 2.0).abs() < 1e-12);
+    /// assert_eq!(m.gap_weight(2400.0), 3.0);
+    /// # Ok::<(), games_chess::human::ModelError>(())
+    /// ```
+    pub fn gap_weight(&self, rating: f64) -> f64 {
+        self.bracket(rating).map_or(0.0, |(lo, hi, w)| lo.gap_weight * (1.0 - w) + hi.gap_weight * w)
+    }
+
+    /// The temper curve's anchors on either side of `rating` and how far
+    /// `rating` lies from the first to the second (0 to 1); beyond the
+    /// anchors, the end anchor twice at 0; `None` without anchors.
+    fn bracket(&self, rating: f64) -> Option<(&TemperAnchor, &TemperAnchor, f64)> {
         let a = &self.temper;
         match a.iter().position(|t| t.rating >= rating) {
-            None => a.last().map_or(1.0, |t| t.temperature),
-            Some(0) => a[0].temperature,
-            Some(i) => {
-                let (lo, hi) = (a[i - 1], a[i]);
-                let w = (rating - lo.rating) / (hi.rating - lo.rating);
-                (lo.temperature.ln() * (1.0 - w) + hi.temperature.ln() * w).exp()
-            }
+            None => a.last().map(|t| (t, t, 0.0)),
+            Some(0) => Some((&a[0], &a[0], 0.0)),
+            Some(i) => Some((&a[i - 1], &a[i], (rating - a[i - 1].rating) / (a[i].rating - a[i - 1].rating))),
         }
     }
 }
 
-/// Temperature anchors must have finite, strictly increasing ratings and
-/// finite positive temperatures.
+/// The index of the `gap` feature in a move's row (pawns below the best
+/// move, at most [`GAP_CAP`]).
+const GAP: usize = 0;
+
+/// Temperature anchors must have finite, strictly increasing ratings,
+/// finite positive temperatures and finite gap weights of 0 or more.
 fn check_temper(anchors: &[TemperAnchor]) -> Result<(), ModelError> {
     if anchors.iter().any(|t| !(t.rating.is_finite() && t.temperature.is_finite() && t.temperature > 0.0)) {
         return Err(ModelError("a temperature anchor is not finite or not positive".into()));
+    }
+    if anchors.iter().any(|t| !(GAP_WEIGHT_RANGE.0..=GAP_WEIGHT_RANGE.1).contains(&t.gap_weight)) {
+        return Err(ModelError(format!("a gap weight is outside {} to {}", GAP_WEIGHT_RANGE.0, GAP_WEIGHT_RANGE.1)));
     }
     if anchors.windows(2).any(|w| w[0].rating >= w[1].rating) {
         return Err(ModelError("the temperature anchors' ratings are not strictly increasing".into()));
@@ -251,6 +330,10 @@ fn check_temper(anchors: &[TemperAnchor]) -> Result<(), ModelError> {
 
 /// The temperatures a `temper=T` setting accepts.
 pub const TEMPERATURE_RANGE: (f64, f64) = (0.05, 20.0);
+
+/// The gap weights a `gap=W` setting (and a temper curve) accepts, in
+/// logits per pawn.
+pub const GAP_WEIGHT_RANGE: (f64, f64) = (0.0, 100.0);
 
 /// How a human agent turns the model's distribution into a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -310,6 +393,9 @@ pub struct HumanAgent {
     temperature: f64,
     /// Whether the temperature was set rather than the model's.
     temperature_set: bool,
+    gap_weight: f64,
+    /// Whether the gap weight was set rather than the model's.
+    gap_weight_set: bool,
     values: MoveValues,
 }
 
@@ -320,8 +406,17 @@ impl HumanAgent {
             return Err(ModelError(format!("rating {rating} is outside {} to {}", RATING_RANGE.0, RATING_RANGE.1)));
         }
         let values = MoveValues::new(model.depth, 4).map_err(|e| ModelError(e.to_string()))?;
-        let temperature = model.temperature(rating);
-        Ok(HumanAgent { model, rating, pick, temperature, temperature_set: false, values })
+        let (temperature, gap_weight) = (model.temperature(rating), model.gap_weight(rating));
+        Ok(HumanAgent {
+            model,
+            rating,
+            pick,
+            temperature,
+            temperature_set: false,
+            gap_weight,
+            gap_weight_set: false,
+            values,
+        })
     }
 
     /// The same player drawing at `temperature` instead of the model's
@@ -344,6 +439,27 @@ impl HumanAgent {
         self.temperature
     }
 
+    /// The same player drawing with `gap_weight` logits taken off a move
+    /// per pawn of its gap to the best move (within [`GAP_WEIGHT_RANGE`])
+    /// instead of the model's weight for the rating: higher avoids the
+    /// moves a short search sees to be worse, and is stronger.
+    pub fn with_gap_weight(mut self, gap_weight: f64) -> Result<HumanAgent, ModelError> {
+        if !(GAP_WEIGHT_RANGE.0..=GAP_WEIGHT_RANGE.1).contains(&gap_weight) {
+            return Err(ModelError(format!(
+                "gap weight {gap_weight} is outside {} to {}",
+                GAP_WEIGHT_RANGE.0, GAP_WEIGHT_RANGE.1
+            )));
+        }
+        self.gap_weight = gap_weight;
+        self.gap_weight_set = true;
+        Ok(self)
+    }
+
+    /// The gap weight `pick=sample` draws with.
+    pub fn gap_weight(&self) -> f64 {
+        self.gap_weight
+    }
+
     /// The legal moves of `state` and the probability this player plays
     /// each with `pick=sample` (the model's, at the player's temperature).
     pub fn distribution(&mut self, state: &ChessGame) -> Result<(Vec<Move>, Vec<f64>), GameError> {
@@ -354,7 +470,7 @@ impl HumanAgent {
     fn explained(&mut self, state: &ChessGame) -> Result<Explained, GameError> {
         let (moves, values) = self.values.values(state)?;
         let rows = move_features(state, &moves, &values, Some(&self.model.prior), Some(&self.model.book));
-        let p = self.model.tempered(&rows, self.rating, self.temperature);
+        let p = self.model.drawn_at(&rows, self.rating, self.temperature, self.gap_weight);
         Ok((moves, p, values))
     }
 }
@@ -362,7 +478,8 @@ impl HumanAgent {
 impl Agent<ChessGame> for HumanAgent {
     fn name(&self) -> String {
         let temper = if self.temperature_set { format!(",temper={}", self.temperature) } else { String::new() };
-        format!("human:{},pick={}{temper}", self.rating, self.pick.name())
+        let gap = if self.gap_weight_set { format!(",gap={}", self.gap_weight) } else { String::new() };
+        format!("human:{},pick={}{temper}{gap}", self.rating, self.pick.name())
     }
 
     fn choose(&mut self, state: &ChessGame, rng: &mut dyn RngCore) -> Result<Move, GameError> {
@@ -386,9 +503,10 @@ impl Agent<ChessGame> for HumanAgent {
     }
 }
 
-/// Builds `human:X[,pick=sample|mode][,temper=T]` with the embedded model
-/// (`temper` overrides the model's temperature for the rating), or with a
-/// model given at run time ([`HumanAgents::with_model`]).
+/// Builds `human:X[,pick=sample|mode][,temper=T][,gap=W]` with the
+/// embedded model (`temper` and `gap` override the model's temperature and
+/// gap weight for the rating), or with a model given at run time
+/// ([`HumanAgents::with_model`]).
 #[derive(Debug, Clone, Default)]
 pub struct HumanAgents {
     model: Option<Arc<HumanModel>>,
@@ -414,7 +532,8 @@ impl AgentFactory<ChessGame> for HumanAgents {
             None => Pick::Sample,
         };
         let temper: Option<f64> = r.take("temper")?;
-        r.finish(&["pick", "temper"])?;
+        let gap: Option<f64> = r.take("gap")?;
+        r.finish(&["pick", "temper", "gap"])?;
         let model = match &self.model {
             Some(m) => m.clone(),
             None => HumanModel::embedded().map_err(|e| SpecError::new(spec, e.to_string()))?,
@@ -423,15 +542,19 @@ impl AgentFactory<ChessGame> for HumanAgents {
         if let Some(t) = temper {
             agent = agent.with_temperature(t).map_err(|e| SpecError::new(spec, e.to_string()))?;
         }
+        if let Some(w) = gap {
+            agent = agent.with_gap_weight(w).map_err(|e| SpecError::new(spec, e.to_string()))?;
+        }
         Ok(Some(Box::new(agent)))
     }
 
     fn kinds(&self) -> Vec<(String, String)> {
         vec![(
-            "human:X[,pick=sample|mode][,temper=T]".into(),
+            "human:X[,pick=sample|mode][,temper=T][,gap=W]".into(),
             format!(
                 "plays like a Lichess player rated X ({:.0} to {:.0}), learned from rated games; temper=T draws at \
-                 temperature T instead of the one fitted for X",
+                 temperature T and gap=W takes W logits off a move per pawn it loses, instead of the values fitted \
+                 for X",
                 RATING_RANGE.0, RATING_RANGE.1
             ),
         )]
@@ -461,11 +584,44 @@ mod tests {
                 g.play(mv);
             }
         }
-        for bad in
-            ["human", "human:abc", "human:100", "human:1500,pick=best", "human:1500,colour=red", "human:1500,temper=0"]
-        {
+        for bad in [
+            "human",
+            "human:abc",
+            "human:100",
+            "human:1500,pick=best",
+            "human:1500,colour=red",
+            "human:1500,temper=0",
+            "human:1500,gap=-1",
+        ] {
             assert!(roster.build(bad).is_err(), "{bad} was accepted");
         }
+    }
+
+    /// The gap weight moves the draw towards the moves the short search
+    /// values best, `gap=W` sets it, and the constant naming the feature
+    /// names the right one.
+    #[test]
+    fn a_gap_weight_draws_the_better_moves_more_often() {
+        assert_eq!(FEATURES[GAP], "gap");
+        // Black can take a knight on d4 for nothing, or play elsewhere.
+        let g = ChessGame::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/3NP3/8/PPPP1PPP/RNBQKB1R b KQkq - 0 3").unwrap();
+        let roster = Roster::new().with(HumanAgents::default());
+        let mut plain = HumanAgent::new(HumanModel::embedded().unwrap(), 1500.0, Pick::Sample).unwrap();
+        let (moves, p) = plain.distribution(&g).unwrap();
+        let mut averse = plain.with_gap_weight(5.0).unwrap();
+        let (_, q) = averse.distribution(&g).unwrap();
+        let (_, values) = MoveValues::new(HumanModel::embedded().unwrap().depth, 1).unwrap().values(&g).unwrap();
+        let best = values.iter().copied().fold(f64::MIN, f64::max);
+        let near = |p: &[f64]| (0..moves.len()).filter(|&i| values[i] > best - 50.0).map(|i| p[i]).sum::<f64>();
+        assert!(near(&q) > near(&p) + 0.01, "{} against {}", near(&q), near(&p));
+        let named = roster.build("human:1500,gap=5").unwrap();
+        assert_eq!(named.name(), "human:1500,pick=sample,gap=5");
+        assert!(
+            HumanAgent::new(HumanModel::embedded().unwrap(), 1500.0, Pick::Sample)
+                .unwrap()
+                .with_gap_weight(101.0)
+                .is_err()
+        );
     }
 
     #[test]
@@ -503,9 +659,17 @@ mod tests {
         let mut broken = (*m).clone();
         broken.weights.pop();
         assert!(HumanModel::from_json(&broken.to_json()).is_err());
-        for anchors in [[(1000.0, 1.0), (1000.0, 0.5)], [(1000.0, 1.0), (1200.0, 0.0)], [(f64::NAN, 1.0), (1.0, 1.0)]] {
+        for anchors in [
+            [(1000.0, 1.0, 0.0), (1000.0, 0.5, 0.0)],
+            [(1000.0, 1.0, 0.0), (1200.0, 0.0, 0.0)],
+            [(f64::NAN, 1.0, 0.0), (1.0, 1.0, 0.0)],
+            [(1000.0, 1.0, 0.0), (1200.0, 0.5, -1.0)],
+            [(1000.0, 1.0, f64::INFINITY), (1200.0, 0.5, 0.0)],
+        ] {
             let mut broken = (*m).clone();
-            broken.temper = anchors.map(|(rating, temperature)| TemperAnchor { rating, temperature }).to_vec();
+            broken.temper = anchors
+                .map(|(rating, temperature, gap_weight)| TemperAnchor { rating, temperature, gap_weight })
+                .to_vec();
             assert!(HumanModel::from_json(&broken.to_json()).is_err(), "{anchors:?}");
         }
         assert!(HumanModel::from_json("{").is_err());
