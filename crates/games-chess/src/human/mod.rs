@@ -460,17 +460,25 @@ impl HumanAgent {
         self.gap_weight
     }
 
-    /// The legal moves of `state` and the probability this player plays
-    /// each with `pick=sample` (the model's, at the player's temperature).
+    /// The legal moves of `state` and the probability of each: with
+    /// `pick=sample` the chance this player plays it (at the player's
+    /// temperature and gap weight), with `pick=mode` the model's own (the
+    /// player plays the most likely).
     pub fn distribution(&mut self, state: &ChessGame) -> Result<(Vec<Move>, Vec<f64>), GameError> {
         self.explained(state).map(|(m, p, _)| (m, p))
     }
 
-    /// The legal moves, their probabilities and their searched values.
+    /// The legal moves, their probabilities and their searched values:
+    /// the distribution drawn from with `pick=sample`, the model's own with
+    /// `pick=mode` (whose most likely move neither the temperature nor the
+    /// gap weight changes).
     fn explained(&mut self, state: &ChessGame) -> Result<Explained, GameError> {
         let (moves, values) = self.values.values(state)?;
         let rows = move_features(state, &moves, &values, Some(&self.model.prior), Some(&self.model.book));
-        let p = self.model.drawn_at(&rows, self.rating, self.temperature, self.gap_weight);
+        let p = match self.pick {
+            Pick::Sample => self.model.drawn_at(&rows, self.rating, self.temperature, self.gap_weight),
+            Pick::Mode => self.model.probabilities(&rows, self.rating),
+        };
         Ok((moves, p, values))
     }
 }
@@ -643,11 +651,12 @@ mod tests {
             p.iter().copied().fold(0.0, f64::max)
         };
         assert!(top(0.5) > top(1.0) && top(1.0) > top(2.0));
-        let mode = |t: f64| {
-            let mut a = HumanAgent::new(model.clone(), 1500.0, Pick::Mode).unwrap().with_temperature(t).unwrap();
-            a.choose(&g, &mut rng::seeded(1)).unwrap()
+        let mode = |t: f64, w: f64| {
+            let a = HumanAgent::new(model.clone(), 1500.0, Pick::Mode).unwrap().with_temperature(t).unwrap();
+            a.with_gap_weight(w).unwrap().choose(&g, &mut rng::seeded(1)).unwrap()
         };
-        assert_eq!(mode(0.3), mode(3.0));
+        assert_eq!(mode(0.3, 0.0), mode(3.0, 0.0));
+        assert_eq!(mode(1.0, 0.0), mode(1.0, 50.0));
         assert!(HumanAgent::new(model, 1500.0, Pick::Sample).unwrap().with_temperature(25.0).is_err());
     }
 
