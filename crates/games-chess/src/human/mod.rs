@@ -319,13 +319,23 @@ fn check_temper(anchors: &[TemperAnchor]) -> Result<(), ModelError> {
     if anchors.iter().any(|t| !(t.rating.is_finite() && t.temperature.is_finite() && t.temperature > 0.0)) {
         return Err(ModelError("a temperature anchor is not finite or not positive".into()));
     }
-    if anchors.iter().any(|t| !(GAP_WEIGHT_RANGE.0..=GAP_WEIGHT_RANGE.1).contains(&t.gap_weight)) {
-        return Err(ModelError(format!("a gap weight is outside {} to {}", GAP_WEIGHT_RANGE.0, GAP_WEIGHT_RANGE.1)));
+    for t in anchors {
+        within("gap weight", t.gap_weight, GAP_WEIGHT_RANGE)?;
     }
     if anchors.windows(2).any(|w| w[0].rating >= w[1].rating) {
         return Err(ModelError("the temperature anchors' ratings are not strictly increasing".into()));
     }
     Ok(())
+}
+
+/// `value` if it lies in `range` (both ends included), else an error that
+/// names it as `what`.
+fn within(what: &str, value: f64, range: (f64, f64)) -> Result<(), ModelError> {
+    if (range.0..=range.1).contains(&value) {
+        Ok(())
+    } else {
+        Err(ModelError(format!("{what} {value} is outside {} to {}", range.0, range.1)))
+    }
 }
 
 /// The temperatures a `temper=T` setting accepts.
@@ -423,12 +433,7 @@ impl HumanAgent {
     /// fitted one (within [`TEMPERATURE_RANGE`]): lower plays the model's
     /// favourite moves more often, and stronger.
     pub fn with_temperature(mut self, temperature: f64) -> Result<HumanAgent, ModelError> {
-        if !(TEMPERATURE_RANGE.0..=TEMPERATURE_RANGE.1).contains(&temperature) {
-            return Err(ModelError(format!(
-                "temperature {temperature} is outside {} to {}",
-                TEMPERATURE_RANGE.0, TEMPERATURE_RANGE.1
-            )));
-        }
+        within("temperature", temperature, TEMPERATURE_RANGE)?;
         self.temperature = temperature;
         self.temperature_set = true;
         Ok(self)
@@ -444,12 +449,7 @@ impl HumanAgent {
     /// instead of the model's weight for the rating: higher avoids the
     /// moves a short search sees to be worse, and is stronger.
     pub fn with_gap_weight(mut self, gap_weight: f64) -> Result<HumanAgent, ModelError> {
-        if !(GAP_WEIGHT_RANGE.0..=GAP_WEIGHT_RANGE.1).contains(&gap_weight) {
-            return Err(ModelError(format!(
-                "gap weight {gap_weight} is outside {} to {}",
-                GAP_WEIGHT_RANGE.0, GAP_WEIGHT_RANGE.1
-            )));
-        }
+        within("gap weight", gap_weight, GAP_WEIGHT_RANGE)?;
         self.gap_weight = gap_weight;
         self.gap_weight_set = true;
         Ok(self)
