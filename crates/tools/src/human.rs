@@ -788,8 +788,7 @@ pub fn eval(args: EvalArgs) -> TaskResult {
             let c = test.d.chosen[i];
             // pick=mode: the model's most likely move (neither the
             // temperature nor the gap weight moves it).
-            let pm = model.probabilities(test.d.rows(i), x);
-            let mode = (0..pm.len()).fold(0, |b, j| if pm[j] > pm[b] { j } else { b });
+            let mode = mode(&model.probabilities(test.d.rows(i), x));
             let draw = search_core::rng::sample_index(&p, &mut r);
             mode_hits += usize::from(mode == c);
             sample_hits += usize::from(draw == c);
